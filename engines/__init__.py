@@ -1,0 +1,42 @@
+"""Game engines: pure rules, no I/O, nothing from ``app``.
+
+Every game is a module ``engines/<id>`` exposing ``ENGINE``, an object with the members of the
+engine protocol (see ``engines/protocol.py``). ``get(id)`` returns it; an unknown id raises
+``ValueError``. Randomness comes only from the seed, so ``seed + options + action log`` replays a
+match exactly.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+from engines.protocol import SYSTEM, Engine, IllegalAction, InvalidAction
+
+__all__ = ["SYSTEM", "Engine", "IllegalAction", "InvalidAction", "get", "ids", "all_engines"]
+
+# Game id -> module path. Listed here rather than discovered so the catalog order is stable.
+_MODULES = {
+    "synomilia": "engines.synomilia",
+    "peribit": "engines.peribit",
+    "three_magic": "engines.three_magic",
+    "mipolin": "engines.mipolin",
+    "makelandia": "engines.makelandia",
+}
+
+
+def ids() -> list[str]:
+    """Ids of every game whose module is present, in catalog order."""
+    return [game_id for game_id in _MODULES if importlib.util.find_spec(_MODULES[game_id])]
+
+
+def get(game_id: str) -> Engine:
+    """The engine registered under ``game_id``; ``ValueError`` if there is none."""
+    module_path = _MODULES.get(game_id) if isinstance(game_id, str) else None
+    if module_path is None or importlib.util.find_spec(module_path) is None:
+        raise ValueError(f"unknown game id {game_id!r}; known: {', '.join(ids())}")
+    return importlib.import_module(module_path).ENGINE
+
+
+def all_engines() -> list[Engine]:
+    return [get(game_id) for game_id in ids()]
