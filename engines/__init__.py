@@ -27,16 +27,22 @@ _MODULES = {
 
 def ids() -> list[str]:
     """Ids of every game whose module is present, in catalog order."""
-    return [game_id for game_id in _MODULES if importlib.util.find_spec(_MODULES[game_id])]
+    return [game_id for game_id in _MODULES if _present(_MODULES[game_id])]
 
 
 def get(game_id: str) -> Engine:
     """The engine registered under ``game_id``; ``ValueError`` if there is none."""
     module_path = _MODULES.get(game_id) if isinstance(game_id, str) else None
-    if module_path is None or importlib.util.find_spec(module_path) is None:
+    if module_path is None or not _present(module_path):
         raise ValueError(f"unknown game id {game_id!r}; known: {', '.join(ids())}")
     return importlib.import_module(module_path).ENGINE
 
 
 def all_engines() -> list[Engine]:
     return [get(game_id) for game_id in ids()]
+
+
+def _present(module_path: str) -> bool:
+    """A game package counts once it has its ``__init__.py`` (not a half-written folder)."""
+    spec = importlib.util.find_spec(module_path)
+    return spec is not None and spec.origin is not None

@@ -1,0 +1,1 @@
+"""Asobiba web layer: REST + WebSocket server around the pure engines in ``engines/``."""

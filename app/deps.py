@@ -1,0 +1,72 @@
+"""FastAPI dependencies as ``Annotated`` aliases: ``SessionDep``, ``CurrentPlayer``, ``OptionalPlayer``,
+``SettingsDep``, ``HubDep``, ``AdminDep``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.errors import ApiError
+from app.models import Player
+from app.security import hash_token, same_secret
+from app.settings import Settings
+
+
+def get_session(request: Request) -> Iterator[Session]:
+    with request.app.state.session_factory() as session:
+        yield session
+
+
+def get_settings_dep(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+def get_hub(request: Request):
+    return request.app.state.hub
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "bad_token", "Authorization header must be 'Bearer <token>'")
+    return token.strip()
+
+
+def player_for_token(session: Session, token: str) -> Player:
+    player = session.scalar(select(Player).where(Player.token_hash == hash_token(token)))
+    if player is None or player.is_bot:
+        raise ApiError(401, "bad_token", "unknown or revoked token")
+    return player
+
+
+def get_optional_player(session: Annotated[Session, Depends(get_session)],
+                        authorization: Annotated[str | None, Header()] = None) -> Player | None:
+    token = bearer_token(authorization)
+    return player_for_token(session, token) if token else None
+
+
+def get_current_player(player: Annotated[Player | None, Depends(get_optional_player)]) -> Player:
+    if player is None:
+        raise ApiError(401, "bad_token", "this needs a player token: POST /api/players first")
+    return player
+
+
+def require_admin(settings: Annotated[Settings, Depends(get_settings_dep)],
+                  authorization: Annotated[str | None, Header()] = None) -> None:
+    token = bearer_token(authorization)
+    if not token or not same_secret(token, settings.admin_token):
+        raise ApiError(403, "not_admin", "this needs the admin token")
+
+
+SessionDep = Annotated[Session, Depends(get_session)]
+SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
+CurrentPlayer = Annotated[Player, Depends(get_current_player)]
+OptionalPlayer = Annotated[Player | None, Depends(get_optional_player)]
+AdminDep = Annotated[None, Depends(require_admin)]
+HubDep = Annotated[object, Depends(get_hub)]

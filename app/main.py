@@ -1,0 +1,44 @@
+"""The application: settings, database, routers, static files. ``create_app`` lets tests inject
+their own settings and clock."""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+from fastapi.staticfiles import StaticFiles
+
+from app.body_limit import BodyLimitMiddleware
+from app.clock import SystemClock
+from app.db import make_engine, make_session_factory
+from app.errors import ApiError, api_error_handler, validation_error_handler
+from app.live.hub import Hub
+from app.routers import games, live, pages, players, rooms
+from app.settings import ROOT, Settings, get_settings
+
+
+def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
+    settings = settings or get_settings()
+    db_engine = make_engine(settings.database_url)
+    session_factory = make_session_factory(db_engine)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        await app.state.hub.resume_running()
+        yield
+        app.state.hub.shutdown()
+        db_engine.dispose()
+
+    app = FastAPI(title="Asobiba", version="0.1.0", lifespan=lifespan,
+                  description="Play small Japanese board and card games with friends. REST + WebSocket + NDJSON stream.")
+    app.state.settings = settings
+    app.state.session_factory = session_factory
+    app.state.hub = Hub(settings, session_factory, clock or SystemClock())
+    app.add_exception_handler(ApiError, api_error_handler)
+    app.add_exception_handler(RequestValidationError, validation_error_handler)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_frame_bytes)
+    for module in (players, games, rooms, live, pages):
+        app.include_router(module.router)
+    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    return app

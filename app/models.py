@@ -1,0 +1,96 @@
+"""Database tables. A match is ``seed + options + action log``; ``state`` is a cached snapshot
+that a replay of the log must reproduce exactly."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Player(Base):
+    __tablename__ = "players"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Room(Base):
+    __tablename__ = "rooms"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    num_seats: Mapped[int] = mapped_column(Integer)
+    host_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    # open -> running -> finished | aborted
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # Seconds a bot in this room waits before acting; None = the server's default.
+    bot_think_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RoomSeat(Base):
+    __tablename__ = "room_seats"
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    # A private JSON object of the seat's own (e.g. a deduction notebook); never sent to others.
+    private_data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # True once the seated player left a running match (the host may then seat a bot).
+    left: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Match(Base):
+    __tablename__ = "matches"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), index=True)
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    engine_version: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    # [{"player_id", "name", "bot"}] per seat, as they were when the match started.
+    seats: Mapped[list[Any]] = mapped_column(JSON)
+    # running -> finished | aborted
+    status: Mapped[str] = mapped_column(String(16), default="running", index=True)
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class MatchAction(Base):
+    """Append-only: row ``idx`` is the action that took the match from version idx to idx + 1."""
+
+    __tablename__ = "match_actions"
+    __table_args__ = (UniqueConstraint("match_id", "idx", name="uq_match_actions_match_idx"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), index=True)
+    idx: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatMessage(Base):
+    __tablename__ = "chat_messages"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), index=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    # "room" for everyone in the room, "team:<n>" for one team of a team game.
+    channel: Mapped[str] = mapped_column(String(16), default="room")
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,0 +1,15 @@
+"""The game catalog."""
+
+from fastapi import APIRouter
+
+import engines
+from app.schemas import GameInfo
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+
+@router.get("", response_model=list[GameInfo])
+def list_games() -> list[GameInfo]:
+    return [GameInfo(id=e.id, title=e.title, min_players=e.min_players, max_players=e.max_players,
+                     options=list(getattr(e, "options", [])), rules_url=f"/static/rules/{e.id}.html")
+            for e in engines.all_engines()]

@@ -1,0 +1,24 @@
+"""Guest players: a name and a bearer token."""
+
+from fastapi import APIRouter
+
+from app.deps import CurrentPlayer, SessionDep
+from app.models import Player
+from app.schemas import NewPlayer, PlayerCreated
+from app.security import hash_token, new_id, new_token
+
+router = APIRouter(prefix="/api/players", tags=["players"])
+
+
+@router.post("", response_model=PlayerCreated, status_code=201)
+def create_player(body: NewPlayer, session: SessionDep) -> PlayerCreated:
+    token = new_token()
+    player = Player(id=new_id(), name=body.name.strip() or "?", token_hash=hash_token(token))
+    session.add(player)
+    session.commit()
+    return PlayerCreated(id=player.id, name=player.name, token=token)
+
+
+@router.get("/me")
+def who_am_i(player: CurrentPlayer) -> dict:
+    return {"id": player.id, "name": player.name}

@@ -1,0 +1,80 @@
+"""Thin test clients: REST calls with a player's token, and a WebSocket that collects messages."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import httpx
+from websockets.sync.client import connect
+
+
+class Api:
+    def __init__(self, base_url: str, token: str | None = None):
+        self.base_url = base_url
+        self.token = token
+        self.http = httpx.Client(base_url=base_url, timeout=10)
+
+    @classmethod
+    def new_player(cls, base_url: str, name: str) -> "Api":
+        api = cls(base_url)
+        body = api.post("/api/players", {"name": name}).json()
+        api.token, api.player_id, api.name = body["token"], body["id"], body["name"]
+        return api
+
+    def _headers(self):
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+    def get(self, path: str, **kw) -> httpx.Response:
+        return self.http.get(path, headers=self._headers(), **kw)
+
+    def post(self, path: str, body=None, **kw) -> httpx.Response:
+        return self.http.post(path, json=body, headers=self._headers(), **kw)
+
+    def put(self, path: str, body=None, **kw) -> httpx.Response:
+        return self.http.put(path, json=body, headers=self._headers(), **kw)
+
+
+class Socket:
+    """A live connection; ``received`` keeps every message in order."""
+
+    def __init__(self, ws_url: str, room_id: str, token: str | None = None, version: int | None = None):
+        query = []
+        if token:
+            query.append(f"token={token}")
+        if version is not None:
+            query.append(f"version={version}")
+        self.url = f"{ws_url}/ws/rooms/{room_id}" + ("?" + "&".join(query) if query else "")
+        self.ws = connect(self.url, open_timeout=10, max_size=2**22).__enter__()
+        self.received: list[dict] = []
+        self.last_view: dict | None = None
+
+    def send(self, message) -> None:
+        self.ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
+
+    def recv(self, timeout: float = 10.0) -> dict:
+        message = json.loads(self.ws.recv(timeout=timeout))
+        self.received.append(message)
+        if message["type"] == "view":
+            self.last_view = message
+        return message
+
+    def recv_until(self, predicate, timeout: float = 10.0) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError("no matching message")
+            message = self.recv(timeout=remaining)
+            if predicate(message):
+                return message
+
+    def latest_view(self, timeout: float = 10.0, version: int | None = None) -> dict:
+        """The newest view at ``version`` or later (already received or waited for); without a
+        version, the next view message."""
+        if version is not None and self.last_view and self.last_view["version"] >= version:
+            return self.last_view
+        return self.recv_until(lambda m: m["type"] == "view" and (version is None or m["version"] >= version), timeout)
+
+    def close(self) -> None:
+        self.ws.close()

@@ -1,0 +1,114 @@
+"""Run the real app on a free localhost port: in a thread (so a test can hold its FakeClock) or as
+a separate process started with the README's start command (so a test can SIGKILL it)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+
+import httpx
+import uvicorn
+
+from app.db import migrate
+from app.main import create_app
+from app.settings import ROOT, Settings
+
+ADMIN_TOKEN = "test-admin-token"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class RunningServer:
+    base_url: str
+    ws_url: str
+    clock: object = None
+    app: object = None
+    stop: object = field(default=None, repr=False)
+
+
+def settings_for(database_url: str, port: int, **overrides) -> Settings:
+    values = dict(database_url=database_url, host="127.0.0.1", port=port, admin_token=ADMIN_TOKEN,
+                  bot_think_seconds=0.0)
+    values.update(overrides)
+    return Settings(**values)
+
+
+def start_in_thread(database_url: str, clock=None, **overrides) -> RunningServer:
+    migrate(database_url)
+    port = free_port()
+    settings = settings_for(database_url, port, **overrides)
+    app = create_app(settings, clock=clock)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                            ws_max_size=settings.max_frame_bytes * 4, lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    _wait_until_up(f"http://127.0.0.1:{port}")
+
+    def stop():
+        server.should_exit = True
+        thread.join(timeout=10)
+
+    return RunningServer(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}", clock, app, stop)
+
+
+class ServerProcess:
+    """The server as its own process (``python -m app``), as the README starts it."""
+
+    def __init__(self, database_url: str, port: int | None = None):
+        self.database_url = database_url
+        self.port = port or free_port()
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        env = dict(os.environ, DATABASE_URL=self.database_url, PORT=str(self.port), HOST="127.0.0.1",
+                   ADMIN_TOKEN=ADMIN_TOKEN, BOT_THINK_SECONDS="0")
+        self.process = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=env,
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        first_line = self.process.stdout.readline()
+        assert f"http://127.0.0.1:{self.port}/" in first_line, first_line
+        _wait_until_up(self.base_url)
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def _wait_until_up(base_url: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base_url}/api/games", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"server at {base_url} did not come up")
