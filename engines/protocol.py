@@ -8,7 +8,8 @@ Optional members, used by the server when present:
 - ``options``: list of option specs ``{"name", "type", "default", ...}`` shown in the catalog.
 - ``delay(state) -> float``: seconds the server waits before taking the SYSTEM step.
 - ``on_timeout(state, seat) -> dict``: the action applied for a seat whose clock ran out.
-- ``deadline_seconds(state, seat) -> float | None``: clock length for that seat's pending input.
+- ``clock_seconds(state, seat) -> float | None``: clock length for that seat's pending input (None = no clock).
+  When it runs out the server applies ``on_timeout(state, seat)`` as the pseudo-seat SYSTEM.
 - ``check_invariants(state) -> None``: raises ``AssertionError`` if a conservation law broke.
 - ``version``: engine version string recorded in exports.
 

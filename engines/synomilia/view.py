@@ -1,0 +1,112 @@
+"""The one place that decides what a seat (or a spectator, ``None``) may see of a Synomilia state.
+
+Hidden: the opponent's face-down prediction (and so whether their change was a swap or a bluff)
+until it is revealed; during the reveal phase only the first revealer's card is shown — the
+second card appears only after the SYSTEM reveal step has been applied (in ``last_bout``).
+Everything else (chips, pile faces, markers, available/used cards, plays) is public.
+"""
+
+from __future__ import annotations
+
+from engines.synomilia import data
+
+_FACE = {"s": "sun", "m": "moon"}
+
+
+def build_view(state, seat: int | None) -> dict:
+    me = seat if seat in (0, 1) else None
+    available = [list(a) for a in state.available]
+    revealed = [None, None]
+    if state.phase == "reveal":
+        first = state.first_revealer
+        revealed[first] = state.predictions[first]
+    end = state.end_condition
+    view = {
+        "game": "synomilia",
+        "viewer": me,
+        "phase": state.phase,
+        "bout": state.bout,
+        "start_player": state.start,
+        "turn": state.turn,
+        "chips": list(state.chips),
+        "pile": [_FACE[f] for f in state.pile],
+        "pile_count": len(state.pile),
+        "pile_moons": state.pile.count("m"),
+        "pile_limit": data.PILE_LIMIT,
+        "markers": ["moon" if m else "sun" for m in state.markers],
+        "available": available,
+        "used": [[c for c in data.CARDS if c not in a] for a in state.available],
+        "predicted": [p is not None for p in state.predictions],
+        "my_prediction": state.predictions[me] if me is not None else None,
+        "last_actor": state.last_actor,
+        "plays": [_play(s, kind) for s, kind in state.plays],
+        "reveal": None if state.phase != "reveal" else {
+            "first_revealer": state.first_revealer,
+            "cards": revealed,
+            "count": len(state.pile),
+            "end_condition": end,
+            "end_en": data.END_TEXTS[end][0],
+            "end_ja": data.END_TEXTS[end][1],
+            "delay": float(state.options["reveal_delay"]),
+        },
+        "last_bout": _bout(state.history[-1]) if state.history else None,
+        "history": [{"bout": h["bout"], "cards": list(h["cards"]), "count": h["count"],
+                     "winner": h["winner"], "reason": h["reason"]} for h in state.history],
+        "reveal_delay": float(state.options["reveal_delay"]),
+        "result": _result(state) if state.phase == "over" else None,
+    }
+    return view
+
+
+def _play(seat: int, kind: str) -> dict:
+    en, ja = data.PLAY_TEXTS[kind]
+    entry = {"seat": seat, "type": "stack" if kind in data.FACES else kind,
+             "text_en": en.format(p=seat + 1), "text_ja": ja.format(p=seat + 1)}
+    if kind in data.FACES:
+        entry["face"] = kind
+    return entry
+
+
+def _bout(h: dict) -> dict:
+    winner = h["winner"]
+    fmt = {"w": winner + 1, "l": 2 - winner, "n": h["count"]}
+    lines = []
+    for step, line in zip(data.PAYOUT, h["payout"]):
+        text_en = step["en"].format(due=line["due"], moons=h["moons"])
+        text_ja = step["ja"].format(due=line["due"], moons=h["moons"])
+        if line["paid"] < line["due"]:
+            text_en += data.SHORT_EN.format(paid=line["paid"])
+            text_ja += data.SHORT_JA.format(paid=line["paid"])
+        lines.append({"step": line["step"], "due": line["due"], "paid": line["paid"],
+                      "from": line["from"], "text_en": text_en, "text_ja": text_ja})
+    return {
+        "bout": h["bout"],
+        "cards": list(h["cards"]),
+        "pile": [_FACE[f] for f in h["pile"]],
+        "count": h["count"],
+        "moons": h["moons"],
+        "start_player": h["start_player"],
+        "last_actor": h["last_actor"],
+        "first_revealer": h["first_revealer"],
+        "end_condition": h["end_condition"],
+        "end_en": data.END_TEXTS[h["end_condition"]][0],
+        "end_ja": data.END_TEXTS[h["end_condition"]][1],
+        "winner": winner,
+        "loser": 1 - winner,
+        "reason": h["reason"],
+        "reason_en": data.REASON_TEXTS[h["reason"]][0].format(**fmt),
+        "reason_ja": data.REASON_TEXTS[h["reason"]][1].format(**fmt),
+        "winner_held": h["winner_held"],
+        "payout": lines,
+        "received": sum(line["paid"] for line in h["payout"]),
+        "chips_after": list(h["chips_after"]),
+        "plays": [_play(s, kind) for s, kind in h["plays"]],
+    }
+
+
+def _result(state) -> dict:
+    from engines.synomilia.engine import result_text
+    a, b = state.chips
+    en, ja = result_text(state)
+    return {"winner": None if a == b else (0 if a > b else 1), "draw": a == b,
+            "chips": [a, b], "game_end": dict(state.game_end), "text_en": en, "text_ja": ja}

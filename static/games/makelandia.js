@@ -1,0 +1,345 @@
+// Makelandia table (static/games/README.md contract). DOM via ctx.h / textContent only.
+const RULES_URL = "/static/rules/makelandia.html";
+const STYLE_ID = "makelandia-style";
+const CSS = `
+.makelandia-root{font-family:system-ui,sans-serif;max-width:640px;margin:0 auto;color:#222}
+.makelandia-root h3{margin:.6em 0 .3em;font-size:1em}
+.makelandia-status{padding:.4em .6em;border-radius:6px;background:#f1f1f4;margin:.3em 0}
+.makelandia-status.makelandia-you{background:#fff3c4;font-weight:bold}
+.makelandia-over{padding:.5em;border-radius:6px;background:#dff3df;font-weight:bold;margin:.3em 0}
+.makelandia-ring{position:relative;width:100%;max-width:420px;aspect-ratio:1/1;margin:0 auto}
+.makelandia-ringline{position:absolute;inset:14%;border:2px dashed #bbb;border-radius:50%}
+.makelandia-terr{position:absolute;width:27%;transform:translate(-50%,-50%);box-sizing:border-box;
+  border:2px solid #888;border-radius:8px;padding:3px;font-size:11px;line-height:1.25;text-align:center;background:#fff}
+.makelandia-light{background:#fffbe6;border-color:#d4a017}
+.makelandia-dark{background:#e9e6f5;border-color:#4b3a8c}
+.makelandia-empty{background:#f4f4f4;border-style:dashed;color:#999}
+.makelandia-out{opacity:.45;text-decoration:line-through}
+.makelandia-me{box-shadow:0 0 0 3px #2a7}
+.makelandia-adj{box-shadow:0 0 0 3px #f90}
+.makelandia-turn{outline:3px solid #e33}
+.makelandia-center{position:absolute;left:50%;top:50%;transform:translate(-50%,-50%);width:40%;font-size:11px;text-align:center}
+.makelandia-cards{display:flex;flex-wrap:wrap;gap:4px;margin:.2em 0}
+.makelandia-card{display:inline-block;min-width:28px;padding:3px 5px;border:1px solid #555;border-radius:5px;background:#fff;text-align:center;font-weight:bold;font-size:13px}
+.makelandia-card.makelandia-special{background:#fde2e2}
+.makelandia-card.makelandia-hidden{background:#666;color:#fff}
+.makelandia-actions button{margin:3px;padding:6px 9px;font-size:14px;min-height:36px}
+.makelandia-actions button.makelandia-sel{background:#2a7;color:#fff}
+.makelandia-battle{border:1px solid #ccc;border-radius:8px;padding:.4em;margin:.3em 0;background:#fafafa}
+.makelandia-log{font-size:12px;max-height:220px;overflow:auto;border-top:1px solid #ddd;padding-top:.3em}
+.makelandia-log div{margin:2px 0}
+.makelandia-small{font-size:12px;color:#555}
+`;
+
+let selection = { key: null, mode: null, target: null };
+
+export function render(root, ctx) {
+  ensureStyle();
+  const { h, t } = ctx;
+  const v = ctx.view;
+  const legal = ctx.legal || [];
+  const key = JSON.stringify([v.turn_no, v.phase, ctx.seat, legal.length]);
+  if (selection.key !== key) selection = { key, mode: null, target: null };
+  const rerender = () => render(root, ctx);
+  while (root.firstChild) root.removeChild(root.firstChild);
+  const wrap = h("div", { class: "makelandia-root" });
+  root.appendChild(wrap);
+
+  wrap.appendChild(h("div", { class: "makelandia-small" },
+    h("a", { href: RULES_URL, target: "_blank" }, t("Rules (incl. house abilities)", "ルール(ハウス能力を含む)"))));
+  wrap.appendChild(statusLine(ctx));
+  if (v.outcome) wrap.appendChild(h("div", { class: "makelandia-over" }, outcomeText(ctx, v.outcome)));
+
+  wrap.appendChild(ringView(ctx));
+  wrap.appendChild(adjacencyLine(ctx));
+  wrap.appendChild(battleArea(ctx));
+
+  if (v.hand) {
+    wrap.appendChild(h("h3", {}, t("Your hand", "あなたの手札") + ` (${v.hand.length})`));
+    wrap.appendChild(cardRow(ctx, v.hand));
+    const me = v.players[v.seat];
+    if (me.expedition.length) {
+      wrap.appendChild(h("div", { class: "makelandia-small" },
+        t("On expedition (back at your next turn): ", "遠征中(次の手番で手札に戻る): ")));
+      wrap.appendChild(cardRow(ctx, me.expedition));
+    }
+  }
+  if (legal.length) wrap.appendChild(actionPanel(ctx, legal, rerender));
+
+  wrap.appendChild(h("h3", {}, t("Discards", "捨て札")));
+  for (const team of ["light", "dark"]) {
+    wrap.appendChild(h("div", { class: "makelandia-small" }, teamName(ctx, team) + ":"));
+    wrap.appendChild(cardRow(ctx, v.discards[team]));
+  }
+  wrap.appendChild(h("div", { class: "makelandia-small" },
+    t(`Set aside unseen: Light ${v.set_aside.light}, Dark ${v.set_aside.dark}. Quiet turns: ${v.quiet_turns}/${v.quiet_limit} (draw at the limit).`,
+      `未公開で除外: 光${v.set_aside.light}枚・闇${v.set_aside.dark}枚。戦闘のない手番: ${v.quiet_turns}/${v.quiet_limit}(上限で引き分け)。`)));
+
+  wrap.appendChild(h("h3", {}, t("Log", "ログ")));
+  const log = h("div", { class: "makelandia-log" });
+  for (const e of v.log.slice().reverse()) log.appendChild(h("div", {}, logText(ctx, e)));
+  wrap.appendChild(log);
+
+  wrap.appendChild(h("h3", {}, t("House abilities", "ハウス能力(独自ルール)")));
+  for (const a of v.house_abilities) {
+    wrap.appendChild(h("div", { class: "makelandia-small" },
+      `${cardLabel(ctx, a.card)} ${t(a.name_en, a.name_ja)}: ${t(a.text_en, a.text_ja)}`));
+  }
+}
+
+function ensureStyle() {
+  if (document.getElementById(STYLE_ID)) return;
+  const style = document.createElement("style");
+  style.id = STYLE_ID;
+  style.textContent = CSS;
+  document.head.appendChild(style);
+}
+
+function name(ctx, seat) {
+  const p = (ctx.players || []).find((x) => x.seat === seat);
+  const base = p && p.name ? p.name : ctx.t(`Seat ${seat + 1}`, `席${seat + 1}`);
+  return seat === ctx.seat ? base + ctx.t(" (you)", "(あなた)") : base;
+}
+
+function teamName(ctx, team) { return team === "light" ? ctx.t("Light", "光") : ctx.t("Dark", "闇"); }
+function roleName(ctx, role) { return role === "castle" ? ctx.t("castle", "城") : ctx.t("fort", "砦"); }
+
+function cardLabel(ctx, c) {
+  if (c === null || c === undefined) return "?";
+  if (c === "boost") return ctx.t("Boost", "強化");
+  if (c === "kill") return ctx.t("Kill", "即死");
+  return c;
+}
+
+function cardRow(ctx, cards) {
+  const row = ctx.h("div", { class: "makelandia-cards" });
+  if (!cards.length) row.appendChild(ctx.h("span", { class: "makelandia-small" }, ctx.t("none", "なし")));
+  for (const c of cards) {
+    const cls = c === null ? "makelandia-card makelandia-hidden"
+      : (c === "boost" || c === "kill") ? "makelandia-card makelandia-special" : "makelandia-card";
+    row.appendChild(ctx.h("span", { class: cls }, cardLabel(ctx, c)));
+  }
+  return row;
+}
+
+function playLabel(ctx, cards) { return cards.map((c) => cardLabel(ctx, c)).join(" + "); }
+
+function playStrength(cards) {
+  if (cards.includes("kill")) return null;
+  const chars = cards.filter((c) => c !== "boost" && c !== "kill").map(Number);
+  if (!chars.length) return 0;
+  return chars.reduce((a, b) => a + b, 0) + (cards.includes("boost") ? 3 : 0);
+}
+
+function statusLine(ctx) {
+  const { h, t, view: v } = ctx;
+  const awaited = (ctx.awaiting || v.awaiting || []).filter((s) => s >= 0);
+  const mine = ctx.seat !== null && ctx.seat !== undefined && awaited.includes(ctx.seat);
+  let text;
+  if (v.phase === "over") text = t("Game over.", "ゲーム終了。");
+  else if (v.phase === "defend") {
+    const p = v.pending;
+    text = mine
+      ? t(`${name(ctx, p.attacker)} attacks you with ${p.count} face-down card(s): answer with a play (defending is mandatory).`,
+          `${name(ctx, p.attacker)}があなたに${p.count}枚伏せて攻撃: 応戦するカードを出してください(応戦は必須)。`)
+      : t(`Waiting for ${name(ctx, p.defender)} to answer the attack of ${name(ctx, p.attacker)}…`,
+          `${name(ctx, p.attacker)}の攻撃に${name(ctx, p.defender)}が応戦するのを待っています…`);
+  } else {
+    text = mine ? t("Your turn: attack, reinforce or wait.", "あなたの手番: 攻撃・援軍・待機のいずれか。")
+      : t(`Waiting for ${name(ctx, v.turn)} (turn ${v.turn_no})…`, `${name(ctx, v.turn)}の手番を待っています(${v.turn_no}手目)…`);
+  }
+  return h("div", { class: mine ? "makelandia-status makelandia-you" : "makelandia-status" }, text);
+}
+
+function outcomeText(ctx, o) {
+  if (!o.winner) return ctx.t("Draw: ", "引き分け: ") + o.reason;
+  return ctx.t(`${teamName(ctx, o.winner)} team wins — `, `${teamName(ctx, o.winner)}の陣営の勝利 — `) + o.reason;
+}
+
+function ringView(ctx) {
+  const { h, t, view: v } = ctx;
+  const ring = h("div", { class: "makelandia-ring" });
+  ring.appendChild(h("div", { class: "makelandia-ringline" }));
+  const me = v.seat !== null ? v.players[v.seat] : null;
+  const count = v.territories;
+  v.ring.forEach((seat, terr) => {
+    const angle = (2 * Math.PI * terr) / count - Math.PI / 2;
+    const style = `left:${50 + 38 * Math.cos(angle)}%;top:${50 + 38 * Math.sin(angle)}%`;
+    if (seat === null) {
+      ring.appendChild(h("div", { class: "makelandia-terr makelandia-empty", style },
+        t(`Territory ${terr + 1}`, `領地${terr + 1}`), h("br", {}), t("empty", "空き領地")));
+      return;
+    }
+    const p = v.players[seat];
+    let cls = `makelandia-terr makelandia-${p.team}`;
+    if (!p.alive) cls += " makelandia-out";
+    if (seat === v.seat) cls += " makelandia-me";
+    else if (me && me.adjacent.includes(seat)) cls += " makelandia-adj";
+    if (v.phase !== "over" && seat === v.turn) cls += " makelandia-turn";
+    const exp = p.expedition.length
+      ? t(`exp. ${p.expedition_size}: `, `遠征${p.expedition_size}: `) + p.expedition.map((c) => cardLabel(ctx, c)).join(",")
+      : t("exp. 0", "遠征0");
+    ring.appendChild(h("div", { class: cls, style, title: t(`Territory ${terr + 1}`, `領地${terr + 1}`) },
+      h("b", {}, name(ctx, seat)), h("br", {}),
+      `${teamName(ctx, p.team)} ${roleName(ctx, p.role)}`, h("br", {}),
+      p.alive ? t(`hand ${p.hand_size}`, `手札${p.hand_size}`) : t("OUT", "脱落"), h("br", {}), exp));
+  });
+  const center = h("div", { class: "makelandia-center" });
+  if (v.pending) {
+    center.appendChild(document.createTextNode(
+      t(`${name(ctx, v.pending.attacker)} ⚔ ${name(ctx, v.pending.defender)}: ${v.pending.count} face down`,
+        `${name(ctx, v.pending.attacker)} ⚔ ${name(ctx, v.pending.defender)}: ${v.pending.count}枚伏せ`)));
+  } else if (v.phase !== "over") {
+    center.appendChild(document.createTextNode(t(`Turn: ${name(ctx, v.turn)}`, `手番: ${name(ctx, v.turn)}`)));
+  }
+  ring.appendChild(center);
+  return ring;
+}
+
+function adjacencyLine(ctx) {
+  const { h, t, view: v } = ctx;
+  if (v.seat === null || v.seat === undefined) {
+    return h("div", { class: "makelandia-small" },
+      t("Orange/green outlines: your position and neighbours. Red outline: whose turn.", "緑枠: 自分、橙枠: 隣接、赤枠: 手番。"));
+  }
+  const me = v.players[v.seat];
+  const adj = me.adjacent.map((s) => `${name(ctx, s)} (${teamName(ctx, v.players[s].team)})`).join(", ") || t("nobody", "なし");
+  return h("div", { class: "makelandia-small" },
+    t(`You: ${teamName(ctx, me.team)} ${roleName(ctx, me.role)}. Adjacent to you (orange): ${adj}. Everyone else is distant.`,
+      `あなた: ${teamName(ctx, me.team)}の${roleName(ctx, me.role)}。隣接(橙): ${adj}。それ以外は遠方。`));
+}
+
+const WHY = {
+  kill: ["Kill wins: the opposing characters are discarded.", "即死の勝ち: 相手のキャラは捨て札。"],
+  kill_vs_kill: ["Kill against Kill: a tie.", "即死同士: 相討ち。"],
+  kill_vs_boost: ["Kill against a lone Boost: a tie.", "即死と強化単独: 相討ち。"],
+  assassin: ["Assassin: a lone 1 beats a play with an 11 (house ability).", "暗殺者: 単独の1は11を含む組に勝つ(ハウス能力)。"],
+  strength: ["Higher strength wins.", "強さの大きい方が勝ち。"],
+  equal: ["Equal strength: a tie, both plays discarded.", "同じ強さ: 相討ち、両方捨て札。"],
+};
+
+function whereText(ctx, to) {
+  return { hand: ctx.t("back to hand", "手札に戻る"), expedition: ctx.t("on expedition", "遠征へ"),
+    discard: ctx.t("discarded", "捨て札") }[to];
+}
+
+function battleArea(ctx) {
+  const { h, t, view: v } = ctx;
+  const box = h("div", { class: "makelandia-battle" });
+  box.appendChild(h("h3", {}, t("Battle area", "戦闘エリア")));
+  if (v.pending) {
+    const p = v.pending;
+    box.appendChild(h("div", {}, t(`${name(ctx, p.attacker)} attacks ${name(ctx, p.defender)} (${p.distant ? "distant" : "adjacent"}).`,
+      `${name(ctx, p.attacker)}が${name(ctx, p.defender)}を攻撃(${p.distant ? "遠方" : "隣接"})。`)));
+    box.appendChild(cardRow(ctx, p.cards || Array(p.count).fill(null)));
+    box.appendChild(h("div", { class: "makelandia-small" }, t("Defender's answer: not yet played.", "応戦: まだ出されていません。")));
+  }
+  const b = v.last_battle;
+  if (b) {
+    if (v.pending) box.appendChild(h("div", { class: "makelandia-small" }, t("Previous battle:", "前回の戦い:")));
+    box.appendChild(h("div", {}, t(`${name(ctx, b.attacker)} (attack, ${b.attack_strength}):`, `${name(ctx, b.attacker)}(攻撃・強さ${b.attack_strength}):`)));
+    box.appendChild(cardRow(ctx, b.attack));
+    box.appendChild(h("div", {}, t(`${name(ctx, b.defender)} (defence, ${b.defense_strength}):`, `${name(ctx, b.defender)}(応戦・強さ${b.defense_strength}):`)));
+    box.appendChild(cardRow(ctx, b.defense));
+    const who = b.winner === "tie" ? t("Tie.", "相討ち。")
+      : b.winner === "attacker" ? t(`${name(ctx, b.attacker)} wins.`, `${name(ctx, b.attacker)}の勝ち。`)
+        : t(`${name(ctx, b.defender)} wins.`, `${name(ctx, b.defender)}の勝ち。`);
+    const why = WHY[b.why] ? t(WHY[b.why][0], WHY[b.why][1]) : "";
+    box.appendChild(h("div", {}, `${who} ${why}`));
+    box.appendChild(h("div", { class: "makelandia-small" },
+      t(`Attacker's characters: ${whereText(ctx, b.attack_to)}; defender's: ${whereText(ctx, b.defense_to)}. Boost and Kill are always discarded.`,
+        `攻撃側のキャラ: ${whereText(ctx, b.attack_to)}、応戦側: ${whereText(ctx, b.defense_to)}。強化と即死は必ず捨て札。`)));
+  } else if (!v.pending) {
+    box.appendChild(h("div", { class: "makelandia-small" }, t("No battle yet.", "まだ戦いはありません。")));
+  }
+  return box;
+}
+
+function actionPanel(ctx, legal, rerender) {
+  const { h, t, view: v } = ctx;
+  const panel = h("div", { class: "makelandia-actions" });
+  panel.appendChild(h("h3", {}, t("Your move", "あなたの行動")));
+  const button = (label, onclick, selected) =>
+    h("button", { class: selected ? "makelandia-sel" : "", onclick }, label);
+  if (legal[0].type === "defend") {
+    panel.appendChild(h("div", { class: "makelandia-small" },
+      t(`Answer the ${v.pending.count}-card attack with:`, `${v.pending.count}枚の攻撃に応戦:`)));
+    for (const a of legal) panel.appendChild(button(playText(ctx, a.cards), () => ctx.send(a)));
+    return panel;
+  }
+  const attacks = legal.filter((a) => a.type === "attack");
+  const gifts = legal.filter((a) => a.type === "reinforce");
+  const wait = legal.find((a) => a.type === "wait");
+  const targets = [...new Set(attacks.map((a) => a.target))];
+  const allies = [...new Set(gifts.map((a) => a.to))];
+  const me = v.players[v.seat];
+  const dist = (s) => (me.adjacent.includes(s) ? t("adjacent", "隣接") : t("distant", "遠方"));
+  if (targets.length) {
+    panel.appendChild(h("div", {}, t("Attack (1: choose an enemy, 2: choose the play):", "攻撃(1: 敵を選ぶ 2: 出すカードを選ぶ):")));
+    for (const s of targets) {
+      const sel = selection.mode === "attack" && selection.target === s;
+      panel.appendChild(button(`⚔ ${name(ctx, s)} (${roleName(ctx, v.players[s].role)}, ${dist(s)})`,
+        () => { selection.mode = "attack"; selection.target = s; rerender(); }, sel));
+    }
+    if (selection.mode === "attack") {
+      const row = h("div", {});
+      if (!me.adjacent.includes(selection.target)) {
+        row.appendChild(h("div", { class: "makelandia-small" },
+          t("Distant target: if you win, your characters go on expedition until your next turn.", "遠方: 勝っても使用キャラは次の手番まで遠征。")));
+      }
+      for (const a of attacks.filter((x) => x.target === selection.target)) {
+        row.appendChild(button(playText(ctx, a.cards), () => ctx.send(a)));
+      }
+      panel.appendChild(row);
+    }
+  }
+  if (allies.length) {
+    panel.appendChild(h("div", {}, t("Reinforce (1: choose an ally, 2: choose the card):", "援軍(1: 味方を選ぶ 2: 送るカードを選ぶ):")));
+    for (const s of allies) {
+      const sel = selection.mode === "reinforce" && selection.target === s;
+      panel.appendChild(button(`➜ ${name(ctx, s)} (${roleName(ctx, v.players[s].role)}, ${dist(s)})`,
+        () => { selection.mode = "reinforce"; selection.target = s; rerender(); }, sel));
+    }
+    if (selection.mode === "reinforce") {
+      const row = h("div", {});
+      for (const a of gifts.filter((x) => x.to === selection.target)) {
+        row.appendChild(button(cardLabel(ctx, a.card), () => ctx.send(a)));
+      }
+      panel.appendChild(row);
+    }
+  }
+  if (wait) panel.appendChild(h("div", {}, button(t("Wait (do nothing)", "待機(何もしない)"), () => ctx.send(wait))));
+  return panel;
+}
+
+function playText(ctx, cards) {
+  const s = playStrength(cards);
+  const str = s === null ? ctx.t("Kill", "即死") : ctx.t(`strength ${s}`, `強さ${s}`);
+  return `${playLabel(ctx, cards)} (${str})`;
+}
+
+function logText(ctx, e) {
+  const t = ctx.t;
+  const n = (s) => name(ctx, s);
+  switch (e.event) {
+    case "start": return t(`Factions revealed. ${n(e.seat)} (Dark castle) starts.`, `陣営公開。${n(e.seat)}(闇の城)から開始。`);
+    case "wait": return t(`${n(e.seat)} waits.`, `${n(e.seat)}は待機。`);
+    case "attack": return t(`${n(e.seat)} attacks ${n(e.target)} with ${e.count} face-down card(s)${e.distant ? " (distant)" : ""}.`,
+      `${n(e.seat)}が${n(e.target)}に${e.count}枚伏せて攻撃${e.distant ? "(遠方)" : ""}。`);
+    case "battle": {
+      const res = e.winner === "tie" ? t("tie", "相討ち") : e.winner === "attacker" ? t(`${n(e.seat)} wins`, `${n(e.seat)}の勝ち`) : t(`${n(e.target)} wins`, `${n(e.target)}の勝ち`);
+      return `${n(e.seat)} [${playLabel(ctx, e.attack)} = ${e.attack_strength}] vs ${n(e.target)} [${playLabel(ctx, e.defense)} = ${e.defense_strength}]: ${res}` +
+        (WHY[e.why] ? ` — ${t(WHY[e.why][0], WHY[e.why][1])}` : "");
+    }
+    case "scout": return e.hand
+      ? t(`Scout: you saw ${n(e.target)}'s hand: ${playLabel(ctx, e.hand) || "empty"}.`, `斥候: ${n(e.target)}の手札を見た: ${playLabel(ctx, e.hand) || "なし"}。`)
+      : t(`${n(e.seat)}'s Scout looked at ${n(e.target)}'s hand.`, `${n(e.seat)}の斥候が${n(e.target)}の手札を見た。`);
+    case "reinforce": return t(`${n(e.seat)} reinforces ${n(e.target)}${e.distant ? " (on expedition)" : ""}`, `${n(e.seat)}が${n(e.target)}に援軍${e.distant ? "(遠征)" : ""}`) +
+      (e.card ? `: ${cardLabel(ctx, e.card)}` : "");
+    case "return": return t(`${n(e.seat)}: ${e.count} expedition card(s) back to hand.`, `${n(e.seat)}: 遠征中の${e.count}枚が手札に戻る。`);
+    case "out": return t(`${n(e.seat)} is out — Makelandia!`, `${n(e.seat)}が脱落 — マケランディア!`) +
+      (e.discarded.length ? t(` Expedition discarded: ${playLabel(ctx, e.discarded)}.`, ` 遠征カードは捨て札: ${playLabel(ctx, e.discarded)}。`) : "");
+    case "end": return t(`Game over: ${e.reason}`, `ゲーム終了: ${e.reason}`);
+    default: return e.event;
+  }
+}

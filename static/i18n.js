@@ -1,0 +1,64 @@
+// UI strings in English and Japanese; the language follows the browser unless the user switches.
+const STRINGS = {
+  tagline: ["Play small Japanese board games with friends.", "友だちと小さなボードゲームを遊ぼう。"],
+  your_name: ["Your name", "名前"],
+  game: ["Game", "ゲーム"],
+  players: ["Players", "人数"],
+  create_room: ["Create a private room", "部屋を作る"],
+  invite: ["Invite link — send it to your friends:", "招待リンク（友だちに送ってください）："],
+  copy: ["Copy", "コピー"],
+  copied: ["Copied!", "コピーしました"],
+  seat: ["Seat", "席"],
+  empty: ["empty", "空席"],
+  take_seat: ["Sit here", "ここに座る"],
+  leave: ["Leave", "退席"],
+  start: ["Start the match", "ゲーム開始"],
+  add_bot: ["Add a bot", "ボットを入れる"],
+  host: ["host", "ホスト"],
+  online: ["online", "接続中"],
+  offline: ["offline", "未接続"],
+  left: ["left", "退出"],
+  bot: ["bot", "ボット"],
+  you: ["you", "あなた"],
+  spectating: ["You are watching.", "観戦中です。"],
+  spectators: ["spectators", "観戦者"],
+  waiting_players: ["Waiting for players…", "プレイヤーを待っています…"],
+  waiting_for: ["Waiting for", "待機中："],
+  your_turn: ["Your move", "あなたの番です"],
+  rules: ["Rules", "ルール"],
+  chat: ["Chat", "チャット"],
+  send: ["Send", "送信"],
+  team_only: ["team only", "チームのみ"],
+  game_over: ["Game over", "ゲーム終了"],
+  draw: ["Draw", "引き分け"],
+  winner: ["Winner", "勝者"],
+  rank: ["Rank", "順位"],
+  reconnecting: ["Reconnecting…", "再接続中…"],
+  status_open: ["Waiting to start", "開始待ち"],
+  status_running: ["Playing", "対戦中"],
+  status_finished: ["Finished", "終了"],
+  status_aborted: ["Aborted", "中止"],
+  replay: ["Replay", "リプレイ"],
+  name_needed: ["Enter a name first.", "先に名前を入力してください。"],
+  set_name: ["Enter", "決定"],
+  unknown_room: ["This room does not exist.", "この部屋は存在しません。"],
+};
+
+let lang = localStorage.getItem("asobiba.lang") ||
+  ((navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en");
+
+export function getLang() { return lang; }
+
+export function setLang(value) {
+  lang = value === "ja" ? "ja" : "en";
+  localStorage.setItem("asobiba.lang", lang);
+  document.documentElement.lang = lang;
+}
+
+/** t("key") looks up a UI string; t("English", "日本語") picks one of two given strings. */
+export function t(keyOrEn, ja) {
+  if (ja !== undefined) return lang === "ja" ? ja : keyOrEn;
+  const entry = STRINGS[keyOrEn];
+  if (!entry) return keyOrEn;
+  return lang === "ja" ? entry[1] : entry[0];
+}
