@@ -1,0 +1,96 @@
+"""Makelandia bot: sees only its view and legal actions.
+
+Defence: the strongest answer (Kill first), keeping Boost for when it matters. Turn: attack an
+enemy with a strong play, preferring adjacent targets (the winner's cards come home) and the enemy
+closest to elimination (castle first); protect our own castle with reinforcements; never throw
+away the last card of our castle; otherwise wait.
+"""
+
+from __future__ import annotations
+
+import random
+
+BOOST, KILL = "boost", "kill"
+KILL_VALUE = 20
+
+
+def strength(cards: list[str]) -> int:
+    chars = [int(c) for c in cards if c not in (BOOST, KILL)]
+    if KILL in cards:
+        return KILL_VALUE
+    return sum(chars) + (3 if chars and BOOST in cards else 0)
+
+
+def choose(view: dict, legal: list[dict], rng: random.Random) -> dict:
+    if len(legal) == 1:
+        return legal[0]
+    if legal[0]["type"] == "defend":
+        return _defend(view, legal)
+    return _turn(view, legal, rng)
+
+
+def _defend(view: dict, legal: list[dict]) -> dict:
+    count = view["pending"]["count"]
+    hand = view["hand"]
+
+    def score(action):
+        cards = action["cards"]
+        s = strength(cards)
+        if cards == [BOOST]:
+            s = -1
+        # Boost is spent win or lose: only add it when the attack looks big (2-3 cards).
+        if BOOST in cards and count == 1:
+            s -= 2.5
+        if KILL in cards and len(hand) > 2 and count == 1:
+            s -= 4  # keep the Kill for bigger threats when we have spare cards
+        return (s, -len(cards))
+
+    return max(legal, key=score)
+
+
+def _turn(view: dict, legal: list[dict], rng: random.Random) -> dict:
+    me = view["seat"]
+    players = view["players"]
+    mine = players[me]
+    hand = view["hand"]
+    by_type: dict[str, list[dict]] = {}
+    for a in legal:
+        by_type.setdefault(a["type"], []).append(a)
+    wait = by_type["wait"][0]
+
+    # Reinforce our castle when it runs low and we can spare a card.
+    if mine["role"] == "fort" and len(hand) >= 3:
+        castle = next(p for p in players if p["team"] == mine["team"] and p["role"] == "castle")
+        if castle["alive"] and castle["hand_size"] + castle["expedition_size"] <= 2:
+            gifts = [a for a in by_type.get("reinforce", []) if a["to"] == castle["seat"]]
+            if gifts:
+                return max(gifts, key=lambda a: strength([a["card"]]) if a["card"] != BOOST else 5)
+
+    best, best_score = None, 0.0
+    for a in by_type.get("attack", []):
+        target = players[a["target"]]
+        cards = a["cards"]
+        s = strength(cards)
+        if cards == [BOOST]:
+            continue
+        distant = a["target"] not in mine["adjacent"]
+        if distant and len(cards) >= len(hand):
+            continue  # would put us out even on a win
+        if mine["role"] == "castle" and len(cards) >= len(hand):
+            continue
+        value = s
+        if KILL in cards:
+            value = 9 + (6 if target["hand_size"] == 1 else 0)
+        if BOOST in cards:
+            value -= 1.5
+        value -= 0.7 * (len(cards) - 1)
+        if distant:
+            value -= 1.5
+        value += 3.0 / target["hand_size"]
+        if target["role"] == "castle":
+            value += 1.5
+        if value > best_score:
+            best, best_score = a, value
+    if best is not None and best_score >= 9.5:
+        return best
+    return wait

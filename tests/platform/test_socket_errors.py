@@ -1,0 +1,71 @@
+"""Malformed frames, unknown types, wrong seat, stale versions, oversized frames, binary frames and
+bad tokens on the live socket: an error message (or the right close code) and no state change."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from tests.support.clients import Socket
+from tests.support.driver import setup_room
+
+
+def next_error(sock: Socket) -> dict:
+    return sock.recv_until(lambda m: m["type"] == "error")
+
+
+def test_bad_frames_get_errors_and_change_nothing(server):
+    room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 0})
+    assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+    sock = Socket(server.ws_url, room_id, host.token)
+    spectator = Socket(server.ws_url, room_id)
+    version = sock.latest_view()["version"]
+
+    cases = [
+        ("{oops", "malformed"),
+        (json.dumps([1, 2]), "malformed"),
+        (json.dumps({"no": "type"}), "malformed"),
+        (json.dumps({"type": "dance"}), "unknown_type"),
+        (json.dumps({"type": "action", "action": {"type": "predict", "card": 3}}), "malformed"),
+        (json.dumps({"type": "action", "action": {"type": "predict", "card": 3}, "version": version + 1}), "stale_version"),
+        (json.dumps({"type": "action", "action": {"type": "stack", "face": "sun"}, "version": version}), "illegal_action"),
+        (json.dumps({"type": "action", "action": {"kind": "predict"}, "version": version}), "invalid_action"),
+        (json.dumps({"type": "action", "action": ["predict"], "version": version}), "invalid_action"),
+        (json.dumps({"type": "chat", "text": "x" * 20_000}), "too_large"),
+    ]
+    for frame, code in cases:
+        sock.send(frame)
+        assert next_error(sock)["code"] == code, frame
+    spectator.send({"type": "action", "action": {"type": "predict", "card": 3}, "version": version})
+    assert next_error(spectator)["code"] == "not_seated"
+
+    view = host.get(f"/api/rooms/{room_id}/view").json()
+    assert view["version"] == version and view["view"]["predicted"] == [False, False]
+    # still alive and well: a valid action goes through
+    sock.send({"type": "action", "action": {"type": "predict", "card": 3}, "version": version})
+    assert sock.latest_view(version=version + 1)["view"]["my_prediction"] == 3
+
+
+def test_binary_frames_close_with_1003(server):
+    room_id, _ = setup_room(server.base_url, "synomilia", ["Aki", "Ben"])
+    sock = Socket(server.ws_url, room_id)
+    sock.send(b"\x00\x01")
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(10):
+            sock.recv(timeout=5)
+    assert closed.value.rcvd.code == 1003
+
+
+@pytest.mark.parametrize("path, reason", [("room", "bad token"), ("unknown", "unknown room")])
+def test_policy_violations_close_with_1008(server, path, reason):
+    room_id, _ = setup_room(server.base_url, "synomilia", ["Aki", "Ben"])
+    if path == "room":
+        sock = Socket(server.ws_url, room_id, token="forged")
+    else:
+        sock = Socket(server.ws_url, "no-such-room")
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(10):
+            sock.recv(timeout=5)
+    assert closed.value.rcvd.code == 1008 and closed.value.rcvd.reason == reason
