@@ -1,0 +1,23 @@
+"""Migrations build the schema on an empty database, and the models match them (alembic check)."""
+
+from __future__ import annotations
+
+from alembic import command
+from sqlalchemy import create_engine, inspect
+
+from app.db import alembic_config, migrate
+
+
+def test_upgrade_empty_database_and_check_is_clean(database_url):
+    migrate(database_url)
+    tables = set(inspect(create_engine(database_url)).get_table_names())
+    assert {"players", "rooms", "room_seats", "matches", "match_actions", "chat_messages"} <= tables
+    command.check(alembic_config(database_url))  # raises if the models and migrations differ
+
+
+def test_downgrade_to_base_and_back(database_url):
+    config = alembic_config(database_url)
+    migrate(database_url)
+    command.downgrade(config, "base")
+    assert "matches" not in inspect(create_engine(database_url)).get_table_names()
+    command.upgrade(config, "head")

@@ -1,0 +1,55 @@
+"""Timed automatic steps on a fake clock: Synomilia's second card is in no pushed view before
+the reveal delay has passed, and appears right after it."""
+
+from __future__ import annotations
+
+import time
+
+from tests.support.clients import Socket
+from tests.support.driver import setup_room
+
+
+def wait_for(predicate, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.02)
+    raise AssertionError("condition not reached")
+
+
+def test_second_reveal_waits_for_the_delay(fake_clock_server):
+    server = fake_clock_server
+    room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 5})
+    assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+    sockets = {0: Socket(server.ws_url, room_id, host.token), 1: Socket(server.ws_url, room_id, guest.token)}
+    apis = {0: host, 1: guest}
+    cards = {0: 2, 1: 7}
+
+    def act(seat, action):
+        version = apis[seat].get(f"/api/rooms/{room_id}/view").json()["version"]
+        response = apis[seat].post(f"/api/rooms/{room_id}/actions", {"action": action, "version": version})
+        assert response.status_code == 200, response.text
+
+    act(0, {"type": "predict", "card": cards[0]})
+    act(1, {"type": "predict", "card": cards[1]})
+    first = apis[0].get(f"/api/rooms/{room_id}/view").json()["view"]["start_player"]
+    act(first, {"type": "pass"})
+    act(1 - first, {"type": "pass"})  # two passes: the bout ends, nobody acted -> start player reveals first
+
+    reveal = sockets[0].latest_view(version=4)
+    assert reveal["awaiting"] == [-1] and reveal["view"]["phase"] == "reveal"
+    assert reveal["view"]["reveal"]["cards"][first] == cards[first]
+    assert reveal["view"]["reveal"]["cards"][1 - first] is None
+    server.clock.advance(4.9)
+    time.sleep(0.3)
+    assert apis[0].get(f"/api/rooms/{room_id}/view").json()["version"] == 4  # still waiting
+    server.clock.advance(0.2)
+    wait_for(lambda: apis[0].get(f"/api/rooms/{room_id}/view").json()["version"] == 5)
+    for seat, sock in sockets.items():
+        last = sock.latest_view(version=5)["view"]["last_bout"]
+        for message in [m for m in sock.received if m["type"] == "view" and m["version"] < 5]:
+            reveal_part = message["view"]["reveal"]
+            assert reveal_part is None or reveal_part["cards"][1 - first] is None
+            assert message["view"]["last_bout"] is None
+        assert sorted(last["cards"]) == sorted(cards.values())
