@@ -5,7 +5,7 @@ COPY app ./app
 COPY engines ./engines
 COPY migrations ./migrations
 COPY static ./static
-RUN pip install --no-cache-dir .
+RUN pip install --no-cache-dir -e .
 ENV HOST=0.0.0.0 PORT=8000
 EXPOSE 8000
 # Same start command as scripts/serve: migrate, print the URL, serve.

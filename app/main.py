@@ -14,7 +14,10 @@ from app.clock import SystemClock
 from app.db import make_engine, make_session_factory
 from app.errors import ApiError, api_error_handler, validation_error_handler
 from app.live.hub import Hub
+from app import ratings
 from app.routers import games, live, pages, players, rooms
+from app.routers import admin, leaderboard, matches  # ratings, history, replay, admin (issue 8)
+from app.routers import bots, stream  # bot seats, NDJSON stream (issue 9)
 from app.settings import ROOT, Settings, get_settings
 
 
@@ -38,7 +41,12 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     app.add_exception_handler(ApiError, api_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_frame_bytes)
-    for module in (players, games, rooms, live, pages):
+    ratings.install()  # rate matches in the transaction that finishes them
+    for module in (players, games, rooms, live, pages,
+                   bots, stream,
+                   leaderboard,  # after players, so /api/players/me keeps its route
+                   matches,
+                   admin):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     return app

@@ -94,3 +94,38 @@ class ChatMessage(Base):
     channel: Mapped[str] = mapped_column(String(16), default="room")
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PlayerRating(Base):
+    """A player's current OpenSkill rating in one game: what the leaderboard reads, so it does not
+    have to replay every match. ``rerate`` rebuilds it from the matches."""
+
+    __tablename__ = "player_ratings"
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class MatchResult(Base):
+    """One seat's result in a match that is over (finished or aborted): the player's match history
+    and, when the match was rated, the rating before and after it."""
+
+    __tablename__ = "match_results"
+    __table_args__ = (UniqueConstraint("match_id", "seat", name="uq_match_results_match_seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16))
+    # 0 = best; ties share a rank; None for an aborted match.
+    rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    mu_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    sigma_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    mu_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    sigma_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)

@@ -114,7 +114,13 @@ async def get_view(room_id: str, player: OptionalPlayer, hub: HubDep) -> dict:
     return live.runner.message(live.seat_of(player.id if player else None))
 
 
-@router.post("/{room_id}/actions", response_model=ViewMessage)
+@router.post("/{room_id}/actions", response_model=ViewMessage, responses={
+    200: {"description": "Accepted: the caller's new view (streams and sockets get it too)"},
+    409: {"description": "Refused, nothing changed: `stale_version`, `not_your_turn`, `match_over`, `not_started`",
+          "content": {"application/json": {"example": {"error": {"code": "stale_version", "message":
+                      "version 11 is stale: the match is at version 12; resync"}}}}},
+    422: {"description": "`illegal_action`: well formed but not legal now"},
+})  # documented for stream clients (issue 9)
 async def post_action(room_id: str, body: ActionIn, player: CurrentPlayer, hub: HubDep) -> dict:
     live = await hub.room(room_id)
     seat = live.seat_of(player.id)
