@@ -59,10 +59,13 @@ async function landing() {
   const games = await api("GET", "/api/games");
   const gameSelect = h("select", { id: "game-select" }, games.map((g) => h("option", { value: g.id }, g.title)));
   const seatsSelect = h("select", { id: "seats-select" });
+  const optionsBox = h("fieldset", { id: "game-options", class: "options" });
   const fillSeats = () => {
     const game = games.find((g) => g.id === gameSelect.value);
     seatsSelect.replaceChildren(...Array.from({ length: game.max_players - game.min_players + 1 },
       (_, i) => h("option", { value: game.min_players + i }, String(game.min_players + i))));
+    optionsBox.replaceChildren(h("legend", {}, t("options")), ...game.options.map(optionInput));
+    optionsBox.hidden = game.options.length === 0;
   };
   gameSelect.addEventListener("change", fillSeats);
   fillSeats();
@@ -73,7 +76,7 @@ async function landing() {
     try {
       if (!store.token || store.name !== nameInput.value.trim()) localStorage.removeItem("asobiba.token");
       await ensurePlayer(nameInput.value.trim());
-      const room = await api("POST", "/api/rooms", { game: gameSelect.value, seats: Number(seatsSelect.value), options: {} });
+      const room = await api("POST", "/api/rooms", { game: gameSelect.value, seats: Number(seatsSelect.value), options: readOptions(optionsBox) });
       history.pushState({}, "", new URL(room.invite_url).pathname);
       route();
     } catch (err) { toast(err.message); }
@@ -81,10 +84,30 @@ async function landing() {
   h("label", {}, t("your_name"), " ", nameInput),
   h("label", {}, t("game"), " ", gameSelect),
   h("label", {}, t("players"), " ", seatsSelect),
+  optionsBox,
   h("button", { type: "submit", id: "create-room" }, t("create_room")));
   const list = h("ul", { class: "game-list" }, games.map((g) => h("li", {}, h("strong", {}, g.title), ` (${g.min_players}–${g.max_players}) `,
     h("a", { href: g.rules_url, target: "_blank" }, t("rules")))));
   main.replaceChildren(h("section", { class: "landing" }, h("p", { class: "tagline" }, t("tagline")), form, list));
+}
+
+/** One form control per engine option spec ({name, type, default, min, max, choices, label_en, label_ja}). */
+function optionInput(spec) {
+  const label = t(spec.label_en || spec.name, spec.label_ja || spec.label_en || spec.name);
+  let input;
+  if (spec.type === "bool") input = h("input", { type: "checkbox", "data-option": spec.name, "data-type": spec.type, checked: spec.default });
+  else if (spec.type === "choice") input = h("select", { "data-option": spec.name, "data-type": spec.type }, spec.choices.map((c) => h("option", { value: c, selected: c === spec.default }, String(c))));
+  else input = h("input", { type: "number", "data-option": spec.name, "data-type": spec.type, value: spec.default, min: spec.min, max: spec.max, step: spec.type === "int" ? 1 : "any" });
+  return h("label", {}, label, " ", input);
+}
+
+function readOptions(box) {
+  const options = {};
+  for (const input of box.querySelectorAll("[data-option]")) {
+    const type = input.dataset.type;
+    options[input.dataset.option] = type === "bool" ? input.checked : type === "int" ? parseInt(input.value, 10) : type === "float" ? Number(input.value) : input.value;
+  }
+  return options;
 }
 
 // --- room --------------------------------------------------------------------------------------
@@ -105,6 +128,7 @@ class RoomPage {
   async start() {
     try { this.room = await api("GET", `/api/rooms/${this.roomId}`); } catch { main.replaceChildren(h("p", { class: "card" }, t("unknown_room"))); return; }
     try { this.tableModule = await import(`/static/games/${this.room.game}.js`); } catch { this.tableModule = null; }
+    this.title = (await api("GET", "/api/games").catch(() => [])).find((g) => g.id === this.room.game)?.title || this.room.game;
     this.layout();
     this.connect();
   }
@@ -130,7 +154,7 @@ class RoomPage {
     } }, this.chatChannel, this.chatInput, h("button", { type: "submit" }, t("send")));
     const rulesLink = h("a", { href: `/static/rules/${this.room.game}.html`, target: "_blank", id: "rules-link" }, t("rules"));
     main.replaceChildren(h("section", { class: "room" },
-      h("div", { class: "room-head" }, h("h1", {}, this.room.game), rulesLink, this.statusEl),
+      h("div", { class: "room-head" }, h("h1", {}, this.title), rulesLink, this.statusEl),
       this.seatsEl, this.tableEl,
       h("aside", { class: "card chat" }, h("h2", {}, t("chat")), this.chatLog, chatForm)));
     this.renderSeats();

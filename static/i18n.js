@@ -4,6 +4,7 @@ const STRINGS = {
   your_name: ["Your name", "名前"],
   game: ["Game", "ゲーム"],
   players: ["Players", "人数"],
+  options: ["Room options", "部屋の設定"],
   create_room: ["Create a private room", "部屋を作る"],
   invite: ["Invite link — send it to your friends:", "招待リンク（友だちに送ってください）："],
   copy: ["Copy", "コピー"],

@@ -20,6 +20,7 @@ def test_two_browsers_play_a_whole_match(server):
         host.goto(server.base_url + "/")
         host.fill("#name-input", "Aki")
         host.select_option("#game-select", "synomilia")
+        host.fill("#game-options [data-option='reveal_delay']", "0.5")  # the room option, set in the form
         host.click("#create-room")
         invite = host.locator("#invite-url").input_value()
         assert "/r/" in invite
@@ -47,5 +48,7 @@ def test_two_browsers_play_a_whole_match(server):
         else:
             raise AssertionError("the match did not end in the browsers")
         assert "Rank 1" in host.locator("#outcome").inner_text()
+        room = host.evaluate("fetch(location.pathname.replace('/r/', '/api/rooms/')).then(r => r.json())")
+        assert room["status"] == "finished" and room["options"]["reveal_delay"] == 0.5
         guest.locator("#replay-link").wait_for()
         assert errors == []

@@ -1,0 +1,216 @@
+// Step-by-step replay of a match. The server recomputes every step from seed + options + action
+// log; this page only asks for one (seat, step) at a time and draws it with the game's table
+// module (static/games/<game>.js, with no legal actions and a no-op send), or as readable JSON
+// when the module is missing or fails. Used by replay.html and, with seat "all", by admin.html.
+import { h } from "./dom.js";
+import { getLang, t } from "./i18n.js";
+
+const TOKEN_KEY = "asobiba.token";
+const AUTOPLAY_MS = 900;
+
+export async function getJson(path, token) {
+  const response = await fetch(path, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body?.error?.message || `${response.status} ${response.statusText}`);
+  return body;
+}
+
+const tables = new Map();
+async function tableModule(game) {
+  if (!tables.has(game)) {
+    tables.set(game, import(`/static/games/${encodeURIComponent(game)}.js`).catch(() => null));
+  }
+  return tables.get(game);
+}
+
+function jsonView(value) {
+  return h("pre", { class: "replay-json" }, JSON.stringify(value, null, 2));
+}
+
+/** Draw one view with the table module (read-only) or fall back to JSON. */
+function drawView(module, data, view, seat) {
+  const root = h("div", { class: `game game-${data.game}` });
+  const ctx = {
+    view, legal: [], awaiting: data.awaiting, seat, version: data.step,
+    players: data.players.map((p) => ({ seat: p.seat, name: p.name, connected: true, bot: p.bot })),
+    deadlines: {}, lang: getLang(), t: (en, ja) => t(en, ja ?? en), h,
+    send: () => {}, seatData: {}, saveSeatData: () => {},
+  };
+  if (module && typeof module.render === "function") {
+    try {
+      module.render(root, ctx);
+      return root;
+    } catch (err) {
+      console.error("table module failed; showing JSON", err);
+    }
+  }
+  root.replaceChildren(h("p", { class: "muted" }, t("No table drawing for this game; the view as data:",
+    "このゲームの盤面表示がないため、データで表示します：")), jsonView(view));
+  return root;
+}
+
+function nameOf(data, seat) {
+  if (seat === -1) return t("server", "サーバー");
+  return data.players.find((p) => p.seat === seat)?.name || `${t("seat")} ${seat + 1}`;
+}
+
+/**
+ * Mount the replay controls into `root`.
+ * options: { game, steps, seats: [{value, label}], seat, step, fetchStep(seat, step) -> Promise<data> }
+ */
+export function mountReplay(root, options) {
+  let seat = options.seat ?? "";
+  let step = options.step ?? 0;
+  let steps = options.steps;
+  let timer = null;
+  let request = 0;
+  const cache = new Map();
+
+  const label = h("span", { id: "replay-step", class: "replay-step" });
+  const slider = h("input", { id: "replay-slider", type: "range", min: "0", max: String(steps), value: String(step),
+    "aria-label": t("Step", "手順") });
+  const button = (id, text, title, onclick) => h("button", { id, type: "button", title, onclick }, text);
+  const play = button("replay-play", "▶", t("Autoplay", "自動再生"), () => (timer ? stop() : start()));
+  const controls = h("div", { class: "replay-controls" },
+    button("replay-first", "⏮", t("First", "最初"), () => go(0)),
+    button("replay-prev", "◀", t("Previous", "前へ"), () => go(step - 1)),
+    play,
+    button("replay-next", "▶|", t("Next", "次へ"), () => go(step + 1)),
+    button("replay-last", "⏭", t("Last", "最後"), () => go(steps)),
+    slider, label);
+  const seatSelect = h("select", { id: "replay-seat", "aria-label": t("Seen from", "視点") },
+    ...options.seats.map((s) => h("option", { value: String(s.value), selected: String(s.value) === String(seat) }, s.label)));
+  seatSelect.addEventListener("change", () => { seat = seatSelect.value; cache.clear(); go(step); });
+  const caption = h("div", { id: "replay-action", class: "replay-action muted" });
+  const table = h("div", { id: "replay-table", class: "replay-table" });
+  const problem = h("div", { class: "replay-error", role: "alert", hidden: true });
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  root.replaceChildren(
+    h("div", { class: "replay-bar" }, h("label", {}, t("Seen from", "視点"), " ", seatSelect)),
+    controls, caption, problem, table);
+
+  function start() {
+    if (step >= steps) go(0);
+    play.textContent = "⏸";
+    timer = setInterval(() => { if (step >= steps) stop(); else go(step + 1); }, AUTOPLAY_MS);
+  }
+  function stop() {
+    clearInterval(timer);
+    timer = null;
+    play.textContent = "▶";
+  }
+
+  async function fetchStep(wanted) {
+    const key = `${seat}:${wanted}`;
+    if (!cache.has(key)) cache.set(key, options.fetchStep(seat, wanted).catch((err) => { cache.delete(key); throw err; }));
+    return cache.get(key);
+  }
+
+  async function go(wanted) {
+    wanted = Math.max(0, Math.min(steps, wanted));
+    const mine = ++request;
+    let data;
+    try {
+      data = await fetchStep(wanted);
+    } catch (err) {
+      problem.hidden = false;
+      problem.textContent = err.message;
+      stop();
+      return;
+    }
+    if (mine !== request) return;  // a newer click won
+    problem.hidden = true;
+    step = data.step;
+    steps = data.steps;
+    slider.max = String(steps);
+    slider.value = String(step);
+    label.textContent = `${t("Step", "手順")} ${step} / ${steps}`;
+    const last = data.last_action;
+    caption.textContent = last
+      ? `${nameOf(data, last.seat)}: ${last.action ? JSON.stringify(last.action) : t("(hidden action)", "（非公開の手）")}`
+        + (last.at ? ` — ${new Date(last.at).toLocaleTimeString()}` : "")
+      : t("Start of the match", "対局開始");
+    const module = await tableModule(data.game);
+    if (mine !== request) return;
+    const parts = [];
+    if (data.outcome) {
+      parts.push(h("p", { class: "replay-outcome" }, `${t("game_over")}: ${data.outcome.reason || ""}`));
+    }
+    if (data.seat === "all") {
+      parts.push(h("h3", {}, t("Spectator view", "観戦者の視点")), drawView(module, data, data.view, null));
+      data.views.forEach((view, s) => parts.push(h("h3", {}, `${t("seat")} ${s + 1} — ${nameOf(data, s)}`),
+        drawView(module, data, view, s)));
+      parts.push(h("details", { class: "replay-state" }, h("summary", {}, t("Full state and legal actions", "完全な状態と合法手")),
+        jsonView({ state: data.state, legal_actions: data.legal_actions, awaiting: data.awaiting })));
+    } else {
+      parts.push(drawView(module, data, data.view, data.seat));
+    }
+    table.replaceChildren(...parts);
+    root.dataset.step = String(step);
+    root.dataset.steps = String(steps);
+  }
+
+  go(step);
+  return { go, stop, get step() { return step; } };
+}
+
+function field(label, value) {
+  return h("div", {}, h("strong", {}, label), " ", value);
+}
+
+/** The replay page: replay.html?match=<id>[&seat=<n>][&step=<n>]. */
+async function replayPage() {
+  const main = document.getElementById("main");
+  const params = new URLSearchParams(location.search);
+  const matchId = params.get("match");
+  const token = localStorage.getItem(TOKEN_KEY);
+  if (!matchId) {
+    main.replaceChildren(h("p", { class: "card" }, t("No match given (replay.html?match=…).", "対局が指定されていません。")));
+    return;
+  }
+  let record;
+  let me = null;
+  try {
+    record = await getJson(`/api/matches/${encodeURIComponent(matchId)}`, token);
+    if (token) me = await getJson("/api/players/me", token).catch(() => null);
+  } catch (err) {
+    main.replaceChildren(h("p", { class: "card replay-error", role: "alert" }, err.message));
+    return;
+  }
+  const mySeat = me ? record.seats.find((s) => s.player_id === me.id)?.seat : undefined;
+  const seats = [{ value: "", label: t("Spectator", "観戦者") }];
+  if (mySeat !== undefined) seats.push({ value: String(mySeat), label: `${t("seat")} ${mySeat + 1} (${t("you")})` });
+  const wantedSeat = params.get("seat");
+  const seat = wantedSeat !== null && seats.some((s) => s.value === wantedSeat) ? wantedSeat : (mySeat !== undefined ? String(mySeat) : "");
+  const wantedStep = params.get("step");
+  const players = h("ol", { start: "1", class: "replay-players" }, ...record.seats.map((s) => {
+    const change = s.rating_change;
+    return h("li", {}, s.name, s.bot ? ` (${t("bot")})` : "",
+      s.rank !== null && s.rank !== undefined ? ` — ${t("rank")} ${s.rank + 1}` : "",
+      change ? ` — ${change.after.rating.toFixed(1)} (${change.delta >= 0 ? "+" : ""}${change.delta.toFixed(1)})` : "");
+  }));
+  const exportLink = h("a", { href: `/api/matches/${encodeURIComponent(matchId)}/export`, download: `asobiba-${matchId}.json` },
+    t("Download the match record (JSON)", "対局記録をダウンロード (JSON)"));
+  const viewer = h("div", { id: "replay", class: "card replay" });
+  main.replaceChildren(
+    h("section", { class: "card replay-head" },
+      h("h1", {}, `${t("replay")}: ${record.title || record.game}`),
+      field(t("Status:", "状態："), t(`status_${record.status}`)),
+      record.outcome?.reason ? field(t("Result:", "結果："), record.outcome.reason) : "",
+      record.duration_seconds !== null ? field(t("Duration:", "時間："), `${Math.round(record.duration_seconds / 60)} min`) : "",
+      field(t("Rated:", "レーティング："), record.rated ? t("yes", "あり") : `${t("no", "なし")}${record.unrated_reason ? ` (${record.unrated_reason})` : ""}`),
+      players, exportLink),
+    viewer);
+  document.title = `${t("replay")} — ${record.title || record.game} — Asobiba`;
+  mountReplay(viewer, {
+    game: record.game, steps: record.steps, seats, seat,
+    step: wantedStep !== null ? Number(wantedStep) : 0,
+    fetchStep: (s, n) => {
+      const query = new URLSearchParams({ step: String(n) });
+      if (s !== "") query.set("seat", s);
+      return getJson(`/api/matches/${encodeURIComponent(matchId)}/replay?${query}`, token);
+    },
+  });
+}
+
+if (document.body.dataset.page === "replay") replayPage();
