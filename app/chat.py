@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import defaultdict, deque
+from datetime import timezone
 
 from sqlalchemy import select
 
@@ -38,6 +39,7 @@ async def handle_chat(live: LiveRoom, connection: Connection, message: dict) -> 
     text = message.get("text")
     if not isinstance(text, str) or not text.strip():
         raise ApiError(400, "malformed", 'a chat message needs a non-empty "text"')
+    text = text.strip()  # the limit applies to what is stored and shown
     if len(text) > settings.chat_max_chars:
         raise ApiError(413, "too_large", f"chat messages are limited to {settings.chat_max_chars} characters")
     channel = message.get("channel", "room")
@@ -51,7 +53,7 @@ async def handle_chat(live: LiveRoom, connection: Connection, message: dict) -> 
     elif channel != "room":
         raise ApiError(400, "malformed", f"unknown chat channel {channel!r}; use 'room' or 'team'")
     _check_rate(live.id, connection.player_id, settings.chat_rate_per_10s)
-    stored = await asyncio.to_thread(_store, live, connection.player_id, channel, text.strip())
+    stored = await asyncio.to_thread(_store, live, connection.player_id, channel, text)
     live.push_to({"type": "chat", "message": stored}, seats)
 
 
@@ -92,5 +94,8 @@ def _history(live: LiveRoom, channels: list[str]) -> list[dict]:
 
 
 def _as_dict(row: ChatMessage, name: str) -> dict:
+    at = row.created_at
+    if at.tzinfo is None:  # SQLite returns naive datetimes; they were stored as UTC
+        at = at.replace(tzinfo=timezone.utc)
     return {"id": row.id, "channel": row.channel, "player_id": row.player_id, "name": name, "text": row.text,
-            "at": row.created_at.isoformat()}
+            "at": at.isoformat()}

@@ -68,6 +68,12 @@ class Hub:
             await self.room(room_id)
         return len(room_ids)
 
+    def forget_if_idle(self, room_id: str) -> None:
+        """Drop a room nobody watches and nothing runs in; it is reloaded from the database on demand."""
+        live = self.rooms.get(room_id)
+        if live and not live.connections and (live.runner is None or live.runner.finished):
+            del self.rooms[room_id]
+
     def shutdown(self) -> None:
         for live in self.rooms.values():
             if live.runner:

@@ -99,7 +99,9 @@ class MatchRunner:
             self.state = new_state
             self.version += 1
             self.history.append((self.version, new_state))
-            self._update_deadlines(before, seat)
+            # A clock timeout (SYSTEM acting for a seat) counts as that seat's move: its next clock is fresh.
+            acted = action.get("seat", seat) if seat == SYSTEM else seat
+            self._update_deadlines(before, acted)
             self.room.push_views()
             if outcome is not None:
                 self.room.on_match_finished()

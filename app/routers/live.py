@@ -55,6 +55,7 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
         live.connections.discard(connection)
         await connection.close()
         live.push_room()
+        hub.forget_if_idle(room_id)
 
 
 async def _receive_loop(live: LiveRoom, connection: Connection, max_bytes: int) -> None:

@@ -1,0 +1,181 @@
+"""Match history: the record of a match, step-by-step replays recomputed from seed + options +
+action log, self-contained exports (and replaying them offline), and aborting a stuck match.
+
+Who may see what is decided by the routers; here ``omniscient`` / ``admin`` flags say how much to
+show. A running match is only ever shown to admins (its seed and hidden state are still secret)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+import engines
+from app import ratings, store
+from app.errors import ApiError, not_found
+from app.models import Match, MatchAction, MatchResult, Room, utcnow
+from engines.protocol import SYSTEM
+
+EXPORT_FORMAT = "asobiba-match"
+EXPORT_VERSION = 1
+OVER = ("finished", "aborted")
+
+
+def iso(moment: datetime | None) -> str | None:
+    """ISO 8601 in UTC (SQLite hands datetimes back without their zone)."""
+    if moment is None:
+        return None
+    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).isoformat()
+
+
+def get_match(session: Session, match_id: str) -> Match:
+    match = session.get(Match, match_id) if isinstance(match_id, str) and len(match_id) <= 32 else None
+    if match is None:
+        raise not_found("match", match_id)
+    return match
+
+
+def require_over(match: Match, admin: bool) -> None:
+    """Non-admins see a match only once it is over: before that, the seed and log would leak."""
+    if match.status not in OVER and not admin:
+        raise ApiError(409, "match_running", "the match is still running; its history is available once it is over")
+
+
+def actions(session: Session, match_id: str) -> list[MatchAction]:
+    return list(session.scalars(select(MatchAction).where(MatchAction.match_id == match_id).order_by(MatchAction.idx)))
+
+
+def seat_list(match: Match) -> list[dict]:
+    return [{"seat": i, "player_id": s["player_id"], "name": s["name"], "bot": bool(s.get("bot"))}
+            for i, s in enumerate(match.seats)]
+
+
+def match_record(session: Session, match: Match, admin: bool = False) -> dict:
+    """What ``GET /api/matches/{id}`` shows: game, options, seats with names and rating changes,
+    outcome, scores, duration. The room id (the room's secret link) only for admins."""
+    engine = engines.get(match.game)
+    results = {r.seat: r for r in session.scalars(select(MatchResult).where(MatchResult.match_id == match.id))}
+    seats = []
+    for entry in seat_list(match):
+        result = results.get(entry["seat"])
+        entry["rank"] = result.rank if result else None
+        entry["rating_change"] = _change(result) if result is not None and result.rated else None
+        seats.append(entry)
+    end = match.finished_at
+    record = {
+        "id": match.id, "game": match.game, "title": engine.title, "engine_version": match.engine_version,
+        "options": match.options, "status": match.status, "seats": seats, "outcome": match.outcome,
+        "scores": (match.outcome or {}).get("scores"), "steps": match.version,
+        "rated": any(r.rated for r in results.values()),
+        "unrated_reason": None if match.status != "finished" else ratings.unrated_reason(session, match),
+        "rating_changes": [dict(_change(r), seat=r.seat, player_id=r.player_id) for r in results.values() if r.rated],
+        "started_at": iso(match.started_at), "finished_at": iso(end),
+        "duration_seconds": round((end - match.started_at).total_seconds(), 3) if end else None,
+    }
+    if admin:
+        record["room_id"] = match.room_id
+    return record
+
+
+def _change(result: MatchResult) -> dict:
+    before = ratings.display_rating(result.mu_before, result.sigma_before)
+    after = ratings.display_rating(result.mu_after, result.sigma_after)
+    return {"before": ratings.describe(result.mu_before, result.sigma_before),
+            "after": ratings.describe(result.mu_after, result.sigma_after), "delta": round(after - before, 3)}
+
+
+def parse_seat(match: Match, seat: str | None) -> int | str | None:
+    """``None``/"" /"spectator" -> spectator view, "all" -> omniscient, "n" -> seat n."""
+    if seat in (None, "", "spectator"):
+        return None
+    if seat == "all":
+        return "all"
+    if not seat.isdigit() or int(seat) >= len(match.seats):
+        raise ApiError(422, "bad_seat", f"seat must be 0–{len(match.seats) - 1}, 'spectator' or 'all' (admins); not {seat!r}")
+    return int(seat)
+
+
+def replay_step(session: Session, match: Match, seat: int | str | None, step: int | None) -> dict:
+    """The match as ``seat`` saw it after ``step`` actions (default: the last step), recomputed
+    from seed + options + log. ``seat="all"`` adds the full state and every seat's view."""
+    engine = engines.get(match.game)
+    log = actions(session, match.id)
+    if step is None:
+        step = len(log)
+    if not 0 <= step <= len(log):
+        raise ApiError(422, "bad_step", f"step must be between 0 and {len(log)}, not {step}")
+    state = store.replay_state(match, [(a.seat, a.action) for a in log], upto=step)
+    viewer = None if seat == "all" else seat
+    last = None
+    if step:
+        row = log[step - 1]
+        last = {"idx": row.idx, "seat": row.seat, "at": iso(row.created_at)}
+        if seat == "all" or (seat is not None and row.seat == seat):
+            last["action"] = row.action
+    awaiting = sorted(engine.awaiting(state))
+    message = {
+        "match_id": match.id, "game": match.game, "status": match.status, "step": step, "steps": len(log),
+        "seat": seat, "players": seat_list(match), "view": engine.view(state, viewer), "awaiting": awaiting,
+        "outcome": engine.outcome(state), "last_action": last,
+    }
+    if seat == "all":
+        message["state"] = engine.state_to_json(state)
+        message["views"] = [engine.view(state, s) for s in range(len(match.seats))]
+        message["legal_actions"] = {str(s): engine.legal_actions(state, s) for s in awaiting if s != SYSTEM}
+    return json.loads(json.dumps(message))
+
+
+def export_record(session: Session, match: Match) -> dict:
+    """A self-contained JSON record: enough to replay the match without our database."""
+    return {
+        "format": EXPORT_FORMAT, "format_version": EXPORT_VERSION, "match_id": match.id, "game": match.game,
+        "engine_version": match.engine_version, "options": match.options, "seed": match.seed,
+        "seats": seat_list(match), "status": match.status, "started_at": iso(match.started_at),
+        "finished_at": iso(match.finished_at), "outcome": match.outcome,
+        "actions": [{"idx": a.idx, "seat": a.seat, "action": a.action, "at": iso(a.created_at)}
+                    for a in actions(session, match.id)],
+        "final_state": match.state, "exported_at": iso(utcnow()),
+    }
+
+
+def replay_export(record: dict) -> dict:
+    """Replay an export offline; say whether the result matches what the server recorded.
+    ``ValueError`` for a file that is not an export we can read."""
+    if not isinstance(record, dict) or record.get("format") != EXPORT_FORMAT:
+        raise ValueError(f"not an Asobiba match export (expected format {EXPORT_FORMAT!r})")
+    if record.get("format_version") != EXPORT_VERSION:
+        raise ValueError(f"unsupported export format_version {record.get('format_version')!r}; this build reads {EXPORT_VERSION}")
+    engine = engines.get(record["game"])
+    state = engine.new_game(len(record["seats"]), record["seed"], record["options"])
+    for expected_idx, entry in enumerate(record["actions"]):
+        if entry["idx"] != expected_idx:
+            raise ValueError(f"action {expected_idx} is missing (found idx {entry['idx']})")
+        state = engine.apply(state, entry["seat"], entry["action"])
+    outcome = engine.outcome(state)
+    final = json.loads(json.dumps(engine.state_to_json(state)))
+    return {
+        "game": record["game"], "steps": len(record["actions"]), "outcome": outcome,
+        "finished": outcome is not None,
+        "engine_version": getattr(engine, "version", "1"),
+        "engine_version_matches": str(getattr(engine, "version", "1")) == str(record.get("engine_version")),
+        "outcome_matches": outcome == record.get("outcome"),
+        "state_matches": final == record.get("final_state"),
+    }
+
+
+def abort_match(session_factory: sessionmaker[Session], match_id: str) -> Match:
+    """Mark a running match and its room aborted (one transaction). Aborted matches are not rated,
+    but the seats get history rows."""
+    with session_factory() as session, session.begin():
+        match = get_match(session, match_id)
+        session.refresh(match, with_for_update=True)
+        if match.status != "running":
+            raise ApiError(409, "not_running", f"the match is {match.status}; only a running match can be aborted")
+        match.status = "aborted"
+        match.finished_at = utcnow()
+        session.get(Room, match.room_id).status = "aborted"
+        session.flush()
+        ratings.record_result(session, match)
+        return match

@@ -1,0 +1,29 @@
+"""A stream subscriber that a ``LiveRoom`` treats like a socket.
+
+``LiveRoom`` pushes to everything in ``connections`` through ``send(message)`` and reads
+``player_id`` to pick the seat's view; an object with just those two members therefore receives
+exactly what a WebSocket of the same player would (its seat's views, room updates, its chat),
+with no change to the push code. Messages wait in a queue until the HTTP response writes them."""
+
+from __future__ import annotations
+
+import asyncio
+
+from app.live.connection import MAX_QUEUED
+
+
+class StreamSubscriber:
+    def __init__(self, player_id: str | None):
+        self.player_id = player_id
+        self.queue: asyncio.Queue[dict | None] = asyncio.Queue()
+        self.overflowed = False
+
+    def send(self, message: dict) -> None:
+        """Called by the room; a reader this far behind is cut off (it reconnects for a full view)."""
+        if self.overflowed:
+            return
+        if self.queue.qsize() >= MAX_QUEUED:
+            self.overflowed = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(message)

@@ -1,0 +1,125 @@
+"""OpenSkill ratings (Plackett–Luce) per game, and the per-seat results of every match that is over.
+
+Rules (kept simple so a re-rating from scratch gives exactly the incremental numbers):
+- Only finished matches are rated; aborted ones get result rows but no rating change.
+- A match with any bot seat (in ``match.seats`` or seated later in place of a leaver) is not
+  rated at all: a win against a bot says little, and rating only the humans of a mixed match
+  would rate them against an opponent that has no rating.
+- Free-for-all games rate by ``outcome["ranks"]`` (0 = best, ties share a rank: a draw is a draw).
+  Team games (``outcome["teams"]`` set) rate the teams as units; a team's rank is its best
+  member's rank.
+- Matches are rated in the order (finished_at, match id); ``rerate`` replays exactly that order.
+- A player is provisional while sigma >= ``PROVISIONAL_SIGMA``.
+"""
+
+from __future__ import annotations
+
+from openskill.models import PlackettLuce
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from app import store
+from app.models import Match, MatchResult, Player, PlayerRating, RoomSeat
+
+MODEL = PlackettLuce()
+# Sigma starts at 25/3 ≈ 8.33 and falls by roughly 0.1–0.3 per rated two-player match.
+PROVISIONAL_SIGMA = 7.0
+
+
+def display_rating(mu: float, sigma: float) -> float:
+    """The conservative rating shown to players (openskill's ordinal with z = 3)."""
+    return mu - 3 * sigma
+
+
+def describe(mu: float, sigma: float) -> dict:
+    return {"rating": round(display_rating(mu, sigma), 3), "mu": round(mu, 3), "sigma": round(sigma, 3),
+            "provisional": sigma >= PROVISIONAL_SIGMA}
+
+
+def unrated_reason(session: Session, match: Match) -> str | None:
+    """Why this match does not change ratings, or None when it does."""
+    if match.status != "finished" or not match.outcome or match.outcome.get("ranks") is None:
+        return "the match did not finish"
+    if any(seat.get("bot") for seat in match.seats):
+        return "a bot played"
+    now_seated = session.scalars(select(Player.is_bot).join(RoomSeat, RoomSeat.player_id == Player.id)
+                                 .where(RoomSeat.room_id == match.room_id))
+    if any(now_seated):
+        return "a bot took over a seat"
+    ids = [seat["player_id"] for seat in match.seats]
+    if len(set(ids)) != len(ids):
+        return "one player held several seats"
+    return None
+
+
+def _groups(match: Match) -> tuple[list[list[int]], list[int]]:
+    """Seats grouped into rated units (one per seat, or one per team) and each unit's rank."""
+    ranks = match.outcome["ranks"]
+    teams = match.outcome.get("teams")
+    if teams:
+        groups = [list(team) for team in teams if team]
+        return groups, [min(ranks[s] for s in group) for group in groups]
+    return [[s] for s in range(len(ranks))], list(ranks)
+
+
+def record_result(session: Session, match: Match) -> None:
+    """Write the match's result rows and, when it is rated, update the players' ratings.
+
+    Runs inside the transaction that marks the match finished (a ``store.finish_hooks`` entry) or
+    aborted, so ratings and the outcome are committed together or not at all."""
+    finished_at = match.finished_at or match.started_at
+    ranks = (match.outcome or {}).get("ranks") if match.status == "finished" else None
+    rows = [MatchResult(match_id=match.id, seat=i, player_id=seat["player_id"], game=match.game,
+                        status=match.status, rank=ranks[i] if ranks else None, rated=False,
+                        finished_at=finished_at)
+            for i, seat in enumerate(match.seats)]
+    if unrated_reason(session, match) is None:
+        current = {}
+        for row in sorted(rows, key=lambda r: r.player_id):  # one lock order: no deadlocks on PostgreSQL
+            rating = session.get(PlayerRating, (row.player_id, match.game), with_for_update=True)
+            if rating is None:
+                rating = PlayerRating(player_id=row.player_id, game=match.game, mu=MODEL.mu, sigma=MODEL.sigma, games=0)
+                session.add(rating)
+            current[row.seat] = rating
+        groups, group_ranks = _groups(match)
+        teams = [[MODEL.rating(mu=current[s].mu, sigma=current[s].sigma) for s in group] for group in groups]
+        rated = MODEL.rate(teams, ranks=group_ranks)
+        for group, new_team in zip(groups, rated):
+            for seat, new in zip(group, new_team):
+                row, rating = rows[seat], current[seat]
+                row.rated = True
+                row.mu_before, row.sigma_before = rating.mu, rating.sigma
+                row.mu_after, row.sigma_after = float(new.mu), float(new.sigma)
+                rating.mu, rating.sigma = row.mu_after, row.sigma_after
+                rating.games += 1
+                rating.updated_at = finished_at
+    session.add_all(rows)
+    session.flush()
+
+
+def on_match_finished(session: Session, match: Match) -> None:
+    record_result(session, match)
+
+
+def install() -> None:
+    """Register the finish hook once (``create_app`` may run many times in one process)."""
+    if on_match_finished not in store.finish_hooks:
+        store.finish_hooks.append(on_match_finished)
+
+
+def rerate(session: Session, game: str | None = None) -> int:
+    """Rebuild every result row and rating from the matches, in the incremental order. Returns the
+    number of matches processed. The caller commits."""
+    query = select(Match).where(Match.status.in_(("finished", "aborted")))
+    results, ratings = delete(MatchResult), delete(PlayerRating)
+    if game:
+        query = query.where(Match.game == game)
+        results, ratings = results.where(MatchResult.game == game), ratings.where(PlayerRating.game == game)
+    session.execute(results)
+    session.execute(ratings)
+    session.flush()
+    count = 0
+    for match in session.scalars(query.order_by(Match.finished_at, Match.id)):
+        record_result(session, match)
+        count += 1
+    return count

@@ -1,0 +1,84 @@
+"""Ratings for players: a leaderboard per game, a player's ratings, and their match history.
+Declared after ``players.router`` so ``/api/players/me`` keeps its own route."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from sqlalchemy import select
+
+import engines
+from app import history, ratings
+from app.deps import SessionDep
+from app.errors import ApiError, not_found
+from app.models import Match, MatchResult, Player, PlayerRating
+
+router = APIRouter(tags=["ratings"])
+
+
+@router.get("/api/games/{game}/leaderboard")
+def leaderboard(game: str, session: SessionDep, limit: Annotated[int, Query(ge=1, le=500)] = 100,
+                include_provisional: bool = True) -> dict:
+    """Rated players by conservative rating (mu - 3 sigma); provisional while sigma is high."""
+    try:
+        engines.get(game)
+    except ValueError as exc:
+        raise ApiError(404, "unknown_game", str(exc)) from None
+    order = (PlayerRating.mu - 3 * PlayerRating.sigma).desc()
+    query = (select(PlayerRating, Player.name).join(Player, Player.id == PlayerRating.player_id)
+             .where(PlayerRating.game == game))
+    if not include_provisional:
+        query = query.where(PlayerRating.sigma < ratings.PROVISIONAL_SIGMA)
+    rows = session.execute(query.order_by(order, PlayerRating.player_id).limit(limit)).all()
+    return {"game": game, "provisional_sigma": ratings.PROVISIONAL_SIGMA, "entries": [
+        {"rank": i + 1, "player_id": r.player_id, "name": name, "games": r.games, **ratings.describe(r.mu, r.sigma)}
+        for i, (r, name) in enumerate(rows)]}
+
+
+@router.get("/api/players/{player_id}")
+def player_profile(player_id: str, session: SessionDep) -> dict:
+    """A player's rating in every game they were rated in, and their latest matches."""
+    player = _player(session, player_id)
+    rows = session.scalars(select(PlayerRating).where(PlayerRating.player_id == player.id).order_by(PlayerRating.game))
+    return {"id": player.id, "name": player.name, "bot": player.is_bot,
+            "provisional_sigma": ratings.PROVISIONAL_SIGMA,
+            "ratings": [{"game": r.game, "games": r.games, **ratings.describe(r.mu, r.sigma)} for r in rows],
+            "recent_matches": _matches(session, player.id, None, 10, 0)}
+
+
+@router.get("/api/players/{player_id}/matches")
+def player_matches(player_id: str, session: SessionDep, game: str | None = None,
+                   limit: Annotated[int, Query(ge=1, le=200)] = 50,
+                   offset: Annotated[int, Query(ge=0)] = 0) -> dict:
+    """Matches the player sat in that are over (running ones are never listed), newest first."""
+    player = _player(session, player_id)
+    return {"player_id": player.id, "matches": _matches(session, player.id, game, limit, offset)}
+
+
+def _player(session, player_id: str) -> Player:
+    player = session.get(Player, player_id) if len(player_id) <= 32 else None
+    if player is None:
+        raise not_found("player", player_id)
+    return player
+
+
+def _matches(session, player_id: str, game: str | None, limit: int, offset: int) -> list[dict]:
+    query = (select(MatchResult, Match).join(Match, Match.id == MatchResult.match_id)
+             .where(MatchResult.player_id == player_id))
+    if game:
+        query = query.where(MatchResult.game == game)
+    rows = session.execute(query.order_by(MatchResult.finished_at.desc(), MatchResult.id.desc())
+                           .limit(limit).offset(offset)).all()
+    out = []
+    for result, match in rows:
+        change = None
+        if result.rated:
+            delta = (ratings.display_rating(result.mu_after, result.sigma_after)
+                     - ratings.display_rating(result.mu_before, result.sigma_before))
+            change = {"after": ratings.describe(result.mu_after, result.sigma_after), "delta": round(delta, 3)}
+        out.append({"match_id": match.id, "game": match.game, "status": match.status, "seat": result.seat,
+                    "rank": result.rank, "rated": result.rated, "rating_change": change,
+                    "players": [s["name"] for s in match.seats], "reason": (match.outcome or {}).get("reason"),
+                    "finished_at": history.iso(result.finished_at)})
+    return out

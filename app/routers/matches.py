@@ -1,0 +1,68 @@
+"""Match history for everyone: a finished match's record, its replay (spectator view, or the
+caller's own seat) and its export. Running matches are refused to non-admins; the admin bearer
+token is accepted here too, so one client can do both."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Query
+
+from app import history
+from app.deps import SessionDep, SettingsDep, bearer_token, player_for_token
+from app.errors import ApiError
+from app.models import Player
+from app.security import same_secret
+
+router = APIRouter(prefix="/api/matches", tags=["matches"])
+
+
+@dataclass
+class Viewer:
+    player: Player | None
+    admin: bool
+
+
+def get_viewer(session: SessionDep, settings: SettingsDep,
+               authorization: Annotated[str | None, Header()] = None) -> Viewer:
+    """A player token, the admin token, or nobody (a spectator)."""
+    token = bearer_token(authorization)
+    if token and same_secret(token, settings.admin_token):
+        return Viewer(None, True)
+    return Viewer(player_for_token(session, token) if token else None, False)
+
+
+ViewerDep = Annotated[Viewer, Depends(get_viewer)]
+
+
+@router.get("/{match_id}")
+def get_match(match_id: str, session: SessionDep, viewer: ViewerDep) -> dict:
+    """Game, options, seats with names, outcome, scores, rating changes and duration."""
+    match = history.get_match(session, match_id)
+    history.require_over(match, viewer.admin)
+    return history.match_record(session, match, admin=viewer.admin)
+
+
+@router.get("/{match_id}/replay")
+def replay(match_id: str, session: SessionDep, viewer: ViewerDep,
+           seat: Annotated[str | None, Query(description="omit for the spectator view; your own seat number")] = None,
+           step: Annotated[int | None, Query(description="actions applied so far; default the last step")] = None) -> dict:
+    """One step of a finished match, from the spectator view or the caller's own seat."""
+    match = history.get_match(session, match_id)
+    history.require_over(match, viewer.admin)
+    wanted = history.parse_seat(match, seat)
+    if not viewer.admin:
+        if wanted == "all":
+            raise ApiError(403, "not_admin", "the omniscient replay (seat=all) is for admins")
+        if wanted is not None and (viewer.player is None or match.seats[wanted]["player_id"] != viewer.player.id):
+            raise ApiError(403, "not_your_seat", "you may replay only your own seat or the spectator view")
+    return history.replay_step(session, match, wanted, step)
+
+
+@router.get("/{match_id}/export")
+def export(match_id: str, session: SessionDep, viewer: ViewerDep) -> dict:
+    """A self-contained JSON record (seed, options, seats, timed actions); `python -m app.cli replay FILE`."""
+    match = history.get_match(session, match_id)
+    history.require_over(match, viewer.admin)
+    return history.export_record(session, match)

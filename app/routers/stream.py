@@ -1,0 +1,110 @@
+"""The streaming client API (like lichess's board API), for programs that would rather read lines
+than speak WebSocket: ``GET /api/rooms/{id}/stream`` with a bearer token is an NDJSON stream of
+what the caller's socket would receive; actions go through ``POST /api/rooms/{id}/actions``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+from fastapi import APIRouter
+from fastapi.responses import StreamingResponse
+
+from app.deps import CurrentPlayer, HubDep
+from app.live.stream import StreamSubscriber
+
+router = APIRouter(prefix="/api/rooms", tags=["stream"])
+
+# Seconds of silence after which a ``{"type": "ping"}`` line is sent (proxies drop idle streams).
+KEEPALIVE_SECONDS = 10.0
+
+_EXAMPLE = "\n".join(json.dumps(line, separators=(",", ":"), ensure_ascii=False) for line in [
+    {"type": "view", "version": 3, "seat": 1, "match_id": "9f1c…", "view": {"phase": "predict", "hand": [2, 7]},
+     "awaiting": [1], "legal_actions": [{"type": "predict", "card": 2}, {"type": "predict", "card": 7}],
+     "deadlines": {}, "outcome": None},
+    {"type": "room", "room": {"id": "Qm…", "game": "synomilia", "status": "running", "seats": ["…"]}},
+    {"type": "ping"},
+    {"type": "chat", "message": {"id": 4, "channel": "room", "player_id": "…", "name": "Aki", "text": "gg",
+                                 "at": "2026-01-01T12:00:00+00:00"}},
+    {"type": "view", "version": 4, "seat": 1, "match_id": "9f1c…", "view": {"phase": "reveal"},
+     "awaiting": [-1], "legal_actions": [], "deadlines": {}, "outcome": None},
+]) + "\n"
+
+_DESCRIPTION = """\
+One JSON object per line (`application/x-ndjson`), for the caller's seat only (a caller without a
+seat gets the spectator view):
+
+* first line: the full `view` message (the same object as `GET /view` and the WebSocket `view`),
+  or, before the match starts, a `room` message;
+* then one line per change: `view` (new version), `room` (seats, presence, status), `chat`
+  (room chat, and team chat of the caller's team);
+* `{"type": "ping"}` when nothing else was sent for 10 seconds.
+
+The stream ends after the line of the view that carries the `outcome` (and anything pushed with
+it). A reader that falls far behind is cut off: reconnect to get a full view. To act, send
+`POST /api/rooms/{id}/actions` with `{"action": <one of legal_actions>, "version": <view version>}`.
+"""
+
+
+class _NdjsonStream(StreamingResponse):
+    """Closes the line generator however the response ends, so the subscriber is always removed."""
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self.body_iterator.aclose()
+
+
+@router.get("/{room_id}/stream", response_class=StreamingResponse, summary="Stream this seat's updates (NDJSON)",
+            description=_DESCRIPTION, responses={
+                200: {"description": "An endless NDJSON stream, one message per line; ends after the outcome.",
+                      "content": {"application/x-ndjson": {"schema": {"type": "string"}, "example": _EXAMPLE}}},
+                401: {"description": "`bad_token`: a player token is required"},
+                404: {"description": "`not_found`: no such room"},
+            })
+async def stream_room(room_id: str, player: CurrentPlayer, hub: HubDep) -> StreamingResponse:
+    live = await hub.room(room_id)  # 404 before the stream starts
+    subscriber = StreamSubscriber(player.id)
+
+    async def lines():
+        # Registered when the body starts (and removed in ``finally``), with no await between the
+        # first line and joining the room's pushes, so no change falls in between.
+        first = (live.runner.message(live.seat_of(player.id)) if live.runner is not None
+                 else {"type": "room", "room": live.summary()})
+        live.connections.add(subscriber)
+        live.push_room()  # presence: the streaming client counts as connected
+        try:
+            yield _line(first)
+            if first.get("outcome") is not None:
+                return
+            last_sent = time.monotonic()
+            while True:
+                wait = last_sent + KEEPALIVE_SECONDS - time.monotonic()
+                try:
+                    message = await asyncio.wait_for(subscriber.queue.get(), timeout=max(wait, 0.001))
+                except asyncio.TimeoutError:
+                    message = {"type": "ping"}
+                if message is None:
+                    return  # too far behind
+                if message.get("type") == "view" and message.get("version", 0) <= first.get("version", -1):
+                    continue  # already covered by the first line
+                yield _line(message)
+                last_sent = time.monotonic()
+                if message.get("type") == "view" and message.get("outcome") is not None:
+                    while not subscriber.queue.empty():  # what was pushed with the final view
+                        rest = subscriber.queue.get_nowait()
+                        if rest is not None:
+                            yield _line(rest)
+                    return
+        finally:
+            live.connections.discard(subscriber)
+            live.push_room()
+
+    return _NdjsonStream(lines(), media_type="application/x-ndjson",
+                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _line(message: dict) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n"
