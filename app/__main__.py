@@ -15,7 +15,8 @@ def main() -> None:
 
     print(f"Asobiba is running at http://{settings.host}:{settings.port}/", flush=True)
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="warning",
-                ws_max_size=settings.max_frame_bytes * 4)
+                ws_max_size=settings.max_frame_bytes * 4,
+                timeout_graceful_shutdown=5)  # open NDJSON streams would otherwise hold a shutdown forever
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Server time, injectable so tests can drive delays, clocks and bot think time deterministically.
 
-``SystemClock`` is wall time. ``FakeClock`` stands still until a test calls ``advance`` (from any
+Timers sleep until an absolute time computed when they are scheduled, so a task that starts
+late still fires when it should. ``SystemClock`` is wall time. ``FakeClock`` stands still until a test calls ``advance`` (from any
 thread); sleepers whose time has come are then woken on their own event loop."""
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ class SystemClock:
     def now(self) -> float:
         return time.time()
 
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(max(0.0, seconds))
+    async def sleep_until(self, when: float) -> None:
+        await asyncio.sleep(max(0.0, when - self.now()))
 
 
 class FakeClock:
@@ -28,14 +29,13 @@ class FakeClock:
         with self._lock:
             return self._now
 
-    async def sleep(self, seconds: float) -> None:
+    async def sleep_until(self, when: float) -> None:
         loop = asyncio.get_running_loop()
         future = loop.create_future()
         with self._lock:
-            due = self._now + max(0.0, seconds)
-            if seconds <= 0:
+            if when <= self._now:
                 return
-            self._sleepers.append((due, loop, future))
+            self._sleepers.append((when, loop, future))
         await future
 
     def advance(self, seconds: float) -> None:

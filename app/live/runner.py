@@ -123,14 +123,13 @@ class MatchRunner:
         if SYSTEM in awaited:
             delay = float(self.engine.delay(self.state)) if hasattr(self.engine, "delay") else 0.0
             action = self.engine.legal_actions(self.state, SYSTEM)[0]
-            self._start(self._after(delay, SYSTEM, action, version))
+            self._start(self._at(clock.now() + delay, SYSTEM, action, version))
             return
         for seat in sorted(awaited):
             if seat in self.room.bot_seats:
-                self._start(self._bot_move(seat, version))
+                self._start(self._bot_move(seat, version, clock.now() + self.room.bot_think_seconds))
             elif seat in self.deadlines:
-                wait = self.deadlines[seat] - clock.now()
-                self._start(self._after(wait, SYSTEM, self.engine.on_timeout(self.state, seat), version))
+                self._start(self._at(self.deadlines[seat], SYSTEM, self.engine.on_timeout(self.state, seat), version))
 
     def stop(self) -> None:
         for task in self._timers:
@@ -140,12 +139,12 @@ class MatchRunner:
     def _start(self, coroutine) -> None:
         self._timers.append(asyncio.create_task(coroutine))
 
-    async def _after(self, seconds: float, seat: int, action: dict, version: int) -> None:
-        await self.room.hub.clock.sleep(seconds)
+    async def _at(self, when: float, seat: int, action: dict, version: int) -> None:
+        await self.room.hub.clock.sleep_until(when)
         await self._submit_quietly(seat, action, version)
 
-    async def _bot_move(self, seat: int, version: int) -> None:
-        await self.room.hub.clock.sleep(self.room.bot_think_seconds)
+    async def _bot_move(self, seat: int, version: int, when: float) -> None:
+        await self.room.hub.clock.sleep_until(when)
         if version != self.version:
             return
         view = self.engine.view(self.state, seat)

@@ -59,7 +59,7 @@ class _NdjsonStream(StreamingResponse):
 
 @router.get("/{room_id}/stream", response_class=StreamingResponse, summary="Stream this seat's updates (NDJSON)",
             description=_DESCRIPTION, responses={
-                200: {"description": "An endless NDJSON stream, one message per line; ends after the outcome.",
+                200: {"description": "NDJSON, one message per line, until the outcome (or until the client disconnects).",
                       "content": {"application/x-ndjson": {"schema": {"type": "string"}, "example": _EXAMPLE}}},
                 401: {"description": "`bad_token`: a player token is required"},
                 404: {"description": "`not_found`: no such room"},
@@ -74,8 +74,8 @@ async def stream_room(room_id: str, player: CurrentPlayer, hub: HubDep) -> Strea
         first = (live.runner.message(live.seat_of(player.id)) if live.runner is not None
                  else {"type": "room", "room": live.summary()})
         live.connections.add(subscriber)
-        live.push_room()  # presence: the streaming client counts as connected
         try:
+            live.push_room()  # presence: the streaming client counts as connected
             yield _line(first)
             if first.get("outcome") is not None:
                 return

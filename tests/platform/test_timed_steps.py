@@ -53,3 +53,36 @@ def test_second_reveal_waits_for_the_delay(fake_clock_server):
             assert reveal_part is None or reveal_part["cards"][1 - first] is None
             assert message["view"]["last_bout"] is None
         assert sorted(last["cards"]) == sorted(cards.values())
+
+
+def test_placement_clock_plays_for_late_seats(fake_clock_server):
+    """Peribit's clock on the server: deadlines are in the views; when they pass, the server makes
+    the late seat's move (no exchange; then its first legal placement, metus +1 each)."""
+    server = fake_clock_server
+    room_id, (host, guest) = setup_room(server.base_url, "peribit", ["Aki", "Ben"], {"placement_clock": 30})
+    assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+    sock = Socket(server.ws_url, room_id, host.token)
+    start = sock.latest_view(version=0)
+    now_ms = int(server.clock.now() * 1000)
+    assert start["deadlines"] == {"0": now_ms + 30_000, "1": now_ms + 30_000}
+    assert start["view"]["step"] == "exchange" and start["view"]["metus"] == 0
+
+    # the guest decides in time; the host does not
+    view = guest.get(f"/api/rooms/{room_id}/view").json()
+    assert guest.post(f"/api/rooms/{room_id}/actions", {"action": {"type": "no_exchange"}, "version": 0}).status_code == 200
+    server.clock.advance(29)
+    time.sleep(0.3)
+    assert host.get(f"/api/rooms/{room_id}/view").json()["version"] == 1
+    server.clock.advance(1.5)
+    placing = sock.latest_view(version=2)
+    assert placing["view"]["step"] == "place" and placing["view"]["metus"] == 0  # a late exchange costs nothing
+    fresh = int(server.clock.now() * 1000) + 30_000
+    assert placing["deadlines"] == {"0": fresh, "1": fresh}
+
+    server.clock.advance(30.5)  # neither places: the server places for both, metus +1 each
+    wait_for(lambda: host.get(f"/api/rooms/{room_id}/view").json()["version"] == 4)
+    after = host.get(f"/api/rooms/{room_id}/view").json()
+    result = after["view"]["last_result"]
+    assert result["late"] == [0, 1] and all(p["late"] for p in result["placements"])
+    assert result["metus_before"] == 2  # +1 for each late seat, before the captures count
+    assert after["view"]["placement"] == 2 and after["view"]["step"] == "exchange"
