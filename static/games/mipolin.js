@@ -106,9 +106,9 @@ export function render(root, ctx) {
       H("span", {}, t("Missing person:", "行方不明:")),
       v.missing ? cardChip(`c${v.missing}`) : H("span", {}, "?"),
       H("span", {}, t("Culprit:", "犯人:")),
-      v.solution ? cardChip(`c${v.solution.culprit}`) : H("span", { class: "mipolin-card" }, "🂠"),
+      v.solution ? cardChip(`c${v.solution.culprit}`) : H("span", { class: "mipolin-card", title: t("face down", "裏向き") }, "?"),
       H("span", {}, t("Location:", "場所:")),
-      v.solution ? cardChip(`p${v.solution.location}`) : H("span", { class: "mipolin-card" }, "🂠")),
+      v.solution ? cardChip(`p${v.solution.location}`) : H("span", { class: "mipolin-card", title: t("face down", "裏向き") }, "?")),
     v.order ? H("div", { class: "mipolin-small" },
       t("Turn order", "手番") + ": " + v.order.map((s, i) => `${"XYZ"[i]}=${who(s)}`).join(", ") +
       " · " + t("dealer", "親") + ": " + who(v.dealer)) : null));
@@ -275,7 +275,7 @@ export function render(root, ctx) {
 
   function describe(e) {
     const P = (s) => who(s);
-    const priv = e.private ? "🔒 " : "";
+    const priv = e.private ? t("[private] ", "[非公開] ") : "";
     let text = null;
     switch (e.kind) {
       case "start": text = t(`Provisional dealer: ${P(e.pd)}.`, `仮親: ${P(e.pd)}。`); break;

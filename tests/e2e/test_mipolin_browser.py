@@ -62,5 +62,5 @@ def test_three_browsers_play_a_whole_game(server):
             host.wait_for_timeout(50)
         else:
             raise AssertionError("the game did not end in the browsers")
-        assert "Game over" in host.locator(".mipolin-banner").inner_text()
+        assert "The culprit was" in host.locator(".mipolin-banner").inner_text()  # solution shown at the end
         assert errors == [[], [], []]
