@@ -9,7 +9,9 @@ Optional members, used by the server when present:
 - ``delay(state) -> float``: seconds the server waits before taking the SYSTEM step.
 - ``on_timeout(state, seat) -> dict``: the action applied for a seat whose clock ran out.
 - ``clock_seconds(state, seat) -> float | None``: clock length for that seat's pending input (None = no clock).
-  When it runs out the server applies ``on_timeout(state, seat)`` as the pseudo-seat SYSTEM.
+  When it runs out the server applies ``on_timeout(state, seat)``: as that seat when the action is
+  one of the seat's legal actions, otherwise as the pseudo-seat SYSTEM (a server-only action such
+  as ``{"type": "timeout", "seat": s}`` that may carry a penalty).
 - ``check_invariants(state) -> None``: raises ``AssertionError`` if a conservation law broke.
 - ``version``: engine version string recorded in exports.
 

@@ -129,7 +129,9 @@ class MatchRunner:
             if seat in self.room.bot_seats:
                 self._start(self._bot_move(seat, version, clock.now() + self.room.bot_think_seconds))
             elif seat in self.deadlines:
-                self._start(self._at(self.deadlines[seat], SYSTEM, self.engine.on_timeout(self.state, seat), version))
+                action = self.engine.on_timeout(self.state, seat)
+                actor = seat if action in self.engine.legal_actions(self.state, seat) else SYSTEM
+                self._start(self._at(self.deadlines[seat], actor, action, version))
 
     def stop(self) -> None:
         for task in self._timers:
