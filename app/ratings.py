@@ -38,6 +38,8 @@ def describe(mu: float, sigma: float) -> dict:
 
 def unrated_reason(session: Session, match: Match) -> str | None:
     """Why this match does not change ratings, or None when it does."""
+    if match.status == "aborted":
+        return "the match was aborted"
     if match.status != "finished" or not match.outcome or match.outcome.get("ranks") is None:
         return "the match did not finish"
     if any(seat.get("bot") for seat in match.seats):

@@ -64,7 +64,9 @@ def record_action(session_factory: sessionmaker[Session], match_id: str, idx: in
     The unique (match_id, idx) constraint refuses a second writer for the same version."""
     with session_factory() as session, session.begin():
         match = session.get(Match, match_id)
-        if match is None or match.status != "running" or match.version != idx:
+        if match is None or match.status != "running":
+            raise ApiError(409, "match_over", f"match {match_id} is {match.status if match else 'gone'}; no more actions are taken")
+        if match.version != idx:
             raise ApiError(409, "stale_version", f"match {match_id} is not at version {idx}")
         session.add(MatchAction(match_id=match_id, idx=idx, seat=seat, action=action))
         match.version = idx + 1

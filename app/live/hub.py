@@ -36,7 +36,7 @@ class Hub:
             if room_id not in self.rooms:
                 self.rooms[room_id] = await asyncio.to_thread(self._load, room_id)
                 runner = self.rooms[room_id].runner
-                if runner is not None:
+                if runner is not None and not runner.finished and runner.status == "running":
                     runner.start_clocks()
                     runner.reschedule()
         return self.rooms[room_id]
@@ -92,5 +92,5 @@ class Hub:
                 if json.loads(json.dumps(engine.state_to_json(state))) != match.state:
                     log.error("match %s: replayed state differs from the stored snapshot; using the replay", match.id)
                 live.runner = MatchRunner(live, match.id, match.game, match.seed, len(match.seats), state,
-                                          len(log_rows), match.options)
+                                          len(log_rows), match.options, status=match.status)
         return live

@@ -26,7 +26,7 @@ log = logging.getLogger("asobiba.runner")
 
 class MatchRunner:
     def __init__(self, room: "LiveRoom", match_id: str, game: str, seed: int, num_players: int,
-                 state, version: int, options: dict):
+                 state, version: int, options: dict, status: str = "running"):
         self.room = room
         self.match_id = match_id
         self.engine = engines.get(game)
@@ -35,6 +35,8 @@ class MatchRunner:
         self.options = options
         self.state = state
         self.version = version
+        # "running", or "aborted" when an admin stopped the match (then it takes no more actions).
+        self.status = status
         self.history: deque[tuple[int, object]] = deque([(version, state)], maxlen=room.hub.settings.resync_window + 1)
         self.lock = asyncio.Lock()
         self.deadlines: dict[int, float] = {}
@@ -72,8 +74,8 @@ class MatchRunner:
         """Apply one action for ``seat``; returns the new version. Raises ``ApiError`` and changes
         nothing when the action is refused."""
         async with self.lock:
-            if self.finished:
-                raise ApiError(409, "match_over", "the match is over; no more actions are taken")
+            if self.finished or self.status != "running":
+                raise ApiError(409, "match_over", f"the match is {'over' if self.finished else self.status}; no more actions are taken")
             if version is not None and version != self.version:
                 raise ApiError(409, "stale_version",
                                f"version {version} is stale: the match is at version {self.version}; resync")

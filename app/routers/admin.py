@@ -71,6 +71,7 @@ async def abort(match_id: str, _admin: AdminDep, request: Request) -> dict:
     try:
         await asyncio.to_thread(history.abort_match, factory, match_id)
         if runner is not None:
+            runner.status = "aborted"
             runner.stop()
     finally:
         if locked:

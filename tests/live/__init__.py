@@ -1,0 +1,1 @@
+"""Bot seats, chat, the NDJSON stream and the reference client, against a real server."""

@@ -1,0 +1,22 @@
+"""One server per test module and database kind (instead of per test): every test here makes its
+own players and rooms, so they do not disturb each other, and the folder stays fast."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.databases import KINDS, fresh_database
+from tests.support.server import start_in_thread
+
+
+@pytest.fixture(scope="module", params=KINDS)
+def database_url(request, tmp_path_factory):
+    with fresh_database(request.param, tmp_path_factory.mktemp("live")) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def server(database_url):
+    running = start_in_thread(database_url)
+    yield running
+    running.stop()

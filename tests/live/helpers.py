@@ -1,0 +1,79 @@
+"""Small helpers shared by the live tests: polling the room, and a room the host filled with bots."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import httpx
+
+from tests.support.clients import Api
+
+
+def room_id_of(summary: dict) -> str:
+    return summary["invite_url"].rsplit("/", 1)[-1]
+
+
+def wait_for(predicate, timeout: float = 20.0, interval: float = 0.05, what: str = "condition"):
+    """Poll until ``predicate()`` returns something truthy; returns it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(interval)
+
+
+def wait_for_status(api: Api, room_id: str, status: str, timeout: float = 20.0) -> dict:
+    def check():
+        room = api.get(f"/api/rooms/{room_id}").json()
+        assert room["status"] not in ("aborted",), room
+        return room if room["status"] == status else None
+    return wait_for(check, timeout, what=f"room {room_id} to be {status}")
+
+
+def bots_only_room(base_url: str, game: str, seats: int, options: dict | None = None) -> tuple[Api, str]:
+    """The host creates the room (sitting in seat 0), leaves it, and fills every seat with a bot."""
+    host = Api.new_player(base_url, "Host")
+    created = host.post("/api/rooms", {"game": game, "options": options or {}, "seats": seats,
+                                       "bot_think_seconds": 0})
+    assert created.status_code == 201, created.text
+    room_id = room_id_of(created.json())
+    assert host.post(f"/api/rooms/{room_id}/leave").status_code == 200
+    for seat in range(seats):
+        response = host.post(f"/api/rooms/{room_id}/bots", {"seat": seat})
+        assert response.status_code == 200, response.text
+    return host, room_id
+
+
+class Stream:
+    """``GET /api/rooms/{id}/stream`` read line by line (blocking, with a read timeout)."""
+
+    def __init__(self, base_url: str, room_id: str, token: str, read_timeout: float = 15.0):
+        self.http = httpx.Client(base_url=base_url, timeout=httpx.Timeout(10, read=read_timeout))
+        self.response = self.http.send(
+            self.http.build_request("GET", f"/api/rooms/{room_id}/stream",
+                                    headers={"Authorization": f"Bearer {token}"}), stream=True)
+        self._lines = self.response.iter_lines()
+
+    def next(self) -> dict:
+        for line in self._lines:
+            if line.strip():
+                return json.loads(line)
+        raise EOFError("the stream ended")
+
+    def until(self, predicate) -> dict:
+        while True:
+            message = self.next()
+            if predicate(message):
+                return message
+
+    def rest(self) -> list[dict]:
+        """Every remaining line until the server ends the stream."""
+        return [json.loads(line) for line in self._lines if line.strip()]
+
+    def close(self) -> None:
+        self.response.close()
+        self.http.close()

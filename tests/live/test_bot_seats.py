@@ -1,0 +1,64 @@
+"""Bot seats through the REST API: only the host seats bots, only in free seats (or the seat of
+a player who left a running match), and a bot that takes over an awaited seat acts at once."""
+
+from __future__ import annotations
+
+import random
+
+from tests.live.helpers import room_id_of, wait_for, wait_for_status
+from tests.support.clients import Api
+
+
+def test_host_fills_and_frees_seats_with_bots(server):
+    host = Api.new_player(server.base_url, "Aki")
+    guest = Api.new_player(server.base_url, "Ben")
+    room_id = room_id_of(host.post("/api/rooms", {"game": "synomilia", "seats": 2}).json())
+
+    refused = guest.post(f"/api/rooms/{room_id}/bots", {"seat": 1})
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_host"
+    assert host.post(f"/api/rooms/{room_id}/bots", {"seat": 0}).json()["error"]["code"] == "seat_taken"
+    assert host.post(f"/api/rooms/{room_id}/bots", {"seat": 2}).status_code == 422
+    assert Api(server.base_url).post(f"/api/rooms/{room_id}/bots", {"seat": 1}).status_code == 401
+
+    room = host.post(f"/api/rooms/{room_id}/bots").json()  # no seat: the first empty one
+    bot = room["seats"][1]
+    assert bot["bot"] is True and bot["connected"] is True and bot["name"] == "Bot Synomilia 1"
+    assert host.post(f"/api/rooms/{room_id}/bots").json()["error"]["code"] == "room_full"
+    assert guest.post(f"/api/rooms/{room_id}/join").json()["error"]["code"] == "seat_taken"
+
+    assert host.http.delete(f"/api/rooms/{room_id}/bots/0", headers=host._headers()).json()["error"]["code"] == "not_a_bot"
+    room = host.http.delete(f"/api/rooms/{room_id}/bots/1", headers=host._headers()).json()
+    assert room["seats"][1]["player_id"] is None
+    assert guest.post(f"/api/rooms/{room_id}/join").status_code == 200
+
+
+def test_a_bot_replaces_a_player_who_left_a_running_match(server):
+    host = Api.new_player(server.base_url, "Aki")
+    guest = Api.new_player(server.base_url, "Ben")
+    room_id = room_id_of(host.post("/api/rooms", {"game": "synomilia", "seats": 2,
+                                                  "options": {"reveal_delay": 0}}).json())
+    assert guest.post(f"/api/rooms/{room_id}/join").status_code == 200
+    assert host.post(f"/api/rooms/{room_id}/bots", {"seat": 1}).json()["error"]["code"] == "seat_taken"
+    assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+    assert host.post(f"/api/rooms/{room_id}/bots", {"seat": 1}).json()["error"]["code"] == "seat_taken"
+
+    view = host.get(f"/api/rooms/{room_id}/view").json()
+    assert 1 in view["awaiting"]  # both players predict at once: seat 1 is awaited
+    room = guest.post(f"/api/rooms/{room_id}/leave").json()
+    assert room["seats"][1]["left"] is True
+    room = host.post(f"/api/rooms/{room_id}/bots", {"seat": 1}).json()
+    assert room["seats"][1]["bot"] and not room["seats"][1]["left"]
+    # the bot answers the pending step by itself
+    wait_for(lambda: 1 not in host.get(f"/api/rooms/{room_id}/view").json()["awaiting"], what="the bot's move")
+
+    # the former player is now only a spectator
+    assert guest.post(f"/api/rooms/{room_id}/join").json()["error"]["code"] == "room_not_open"
+    rng = random.Random(3)
+    for _ in range(500):
+        view = host.get(f"/api/rooms/{room_id}/view").json()
+        if view["outcome"] is not None:
+            break
+        if view["legal_actions"]:
+            host.post(f"/api/rooms/{room_id}/actions", {"action": rng.choice(view["legal_actions"]),
+                                                         "version": view["version"]})
+    wait_for_status(host, room_id, "finished")
