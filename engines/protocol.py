@@ -82,3 +82,31 @@ def resolve_options(specs: list[dict], options: dict | None) -> dict:
             raise InvalidAction(f"option {name!r} has invalid value {value!r} (spec: {spec})")
         resolved[name] = value
     return resolved
+
+
+_REQUIRED_FUNCTIONS = ("new_game", "awaiting", "legal_actions", "apply", "view", "outcome",
+                       "state_to_json", "state_from_json")
+_OPTIONAL_FUNCTIONS = ("delay", "clock_seconds", "on_timeout", "check_invariants")
+
+
+class ModuleEngine:
+    """The engine object for a rules module written as plain functions and constants.
+
+    The module defines ``ID``, ``TITLE``, ``MIN_PLAYERS``, ``MAX_PLAYERS``, ``VERSION``, ``OPTIONS``,
+    the required protocol functions, and any of the optional ones; this exposes them as members."""
+
+    def __init__(self, rules):
+        self.id = rules.ID
+        self.title = rules.TITLE
+        self.min_players = rules.MIN_PLAYERS
+        self.max_players = rules.MAX_PLAYERS
+        self.version = rules.VERSION
+        self.options = rules.OPTIONS
+        for name in _REQUIRED_FUNCTIONS:
+            setattr(self, name, getattr(rules, name))
+        for name in _OPTIONAL_FUNCTIONS:
+            if hasattr(rules, name):
+                setattr(self, name, getattr(rules, name))
+
+    def __repr__(self) -> str:
+        return f"<engine {self.id}>"

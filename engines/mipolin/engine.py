@@ -39,6 +39,8 @@ from engines.protocol import IllegalAction, InvalidAction, resolve_options
 ID = "mipolin"
 TITLE = "Mipolin the Game"
 NUM_PLAYERS = 3
+MIN_PLAYERS = MAX_PLAYERS = NUM_PLAYERS
+VERSION = "1"
 HAND_SIZE = 6
 TURNS_EACH = 6
 MAX_BID = 5
@@ -566,28 +568,3 @@ def _next_turn(s: dict) -> None:
             break
     s["turn"], s["round"], s["phase"] = order[pos], rnd, "reveal"
     s["log"].append({"kind": "turn", "seat": order[pos], "round": rnd})
-
-
-class _Engine:
-    """The ENGINE object: the module functions above under the protocol's names."""
-
-    id = ID
-    title = TITLE
-    min_players = NUM_PLAYERS
-    max_players = NUM_PLAYERS
-    version = "1"
-    options = OPTIONS
-
-    new_game = staticmethod(new_game)
-    awaiting = staticmethod(awaiting)
-    legal_actions = staticmethod(legal_actions)
-    apply = staticmethod(apply)
-    view = staticmethod(view)
-    outcome = staticmethod(outcome)
-    state_to_json = staticmethod(state_to_json)
-    state_from_json = staticmethod(state_from_json)
-    on_timeout = staticmethod(on_timeout)
-    check_invariants = staticmethod(check_invariants)
-
-
-ENGINE = _Engine()

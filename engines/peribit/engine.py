@@ -234,8 +234,6 @@ class PeribitEngine:
             return None
         return float(clock)
 
-    deadline_seconds = clock_seconds  # the name engines/protocol.py lists
-
     def on_timeout(self, state: State, seat: int) -> dict:
         return {"type": "timeout", "seat": seat}
 

@@ -42,7 +42,7 @@ from engines.synomilia import data
 from engines.synomilia.view import build_view
 
 # ---------------------------------------------------------------- metadata
-GAME_ID = "synomilia"
+ID = "synomilia"
 TITLE = "Synomilia"
 MIN_PLAYERS = data.NUM_PLAYERS
 MAX_PLAYERS = data.NUM_PLAYERS

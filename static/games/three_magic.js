@@ -5,6 +5,7 @@ const RULES_URL = "/static/rules/three_magic.html";
 const EL_EN = { fire: "Fire", wood: "Wood", water: "Water" };
 const EL_JA = { fire: "火", wood: "木", water: "水" };
 let riichiMode = false; // UI toggle: the next discard declares riichi
+let riichiKey = ""; // the turn the toggle belongs to; a new turn resets it
 
 const CSS = `
 .three_magic-root{font-family:system-ui,sans-serif;font-size:14px;max-width:960px;margin:0 auto;padding:4px}
@@ -165,7 +166,9 @@ export function render(root, ctx) {
     const tsumos = legal.filter((a) => a.type === "tsumo");
     const discards = legal.filter((a) => a.type === "discard");
     const riichiDiscards = discards.filter((a) => a.riichi);
-    if (!riichiDiscards.length) riichiMode = false;
+    const key = `${v.match}/${v.pile_count}/${v.phase}/${v.turn}`;
+    if (!riichiDiscards.length || key !== riichiKey) riichiMode = false;
+    riichiKey = key;
     const row = h("div", { class: "three_magic-row" });
     if (v.drawn) {
       box.appendChild(h("div", { class: "three_magic-row" }, h("span", {}, t("Drawn card:", "引いた札:")), cardNode(v.drawn, "three_magic-new"),

@@ -9,7 +9,7 @@ import pytest
 
 import engines
 from engines.mipolin import data
-from engines.mipolin.engine import ENGINE as E
+from engines.mipolin import ENGINE as E
 from engines.playout import play
 
 ALL = list(data.ALL_CARDS)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines.mipolin import data
-from engines.mipolin.engine import ENGINE as E
+from engines.mipolin import ENGINE as E
 from tests.engines.test_mipolin import act, make
 
 OPTION_SETS = [{}, {"suggestions": True}, {"character_choice": True},

@@ -1,0 +1,640 @@
+"""Three Magic (スリーマジック): a 3-player mahjong-like card game about casting three spells.
+
+Rules gist (authoritative text: /work/shared/rules/three-magic.md; rulings in the rules page):
+- 60 mana cards: Fire/Wood/Water x numbers 0-4 x 4 copies (numbers 1-4: 3 of 4 copies starred).
+  Each player has an element (dealt from the seed) and 270 od. The Fire player deals first.
+- A *spell* is 3 same-element cards, equal numbers or a run 012 123 234 340 / 043 432 321 210
+  (0 only at a run's end). Hand order is fixed: a drawn card is inserted anywhere, any card can be
+  discarded. 9 cards whose positions 1-3, 4-6, 7-9 are spells win (called spells count as groups).
+- A match: deal 8 each, 5 spare (first one revealed as the catalyst indicator), the rest is the
+  pile. From the dealer, each turn: draw + insert, then tsumo or discard (optionally riichi).
+- After a discard, the seats that can call are asked at once: ron > pon > chi; several rons go to
+  the seat next after the discarder; chi only from the left player. Pledges (pon/chi) cost od
+  (own element 10/30, other 30/90, a 2nd pledge pays the 2nd price), at most two per match, lose
+  riichi and the ley line pot; the caller discards next and cannot ron until their next draw.
+- Riichi: tenpai, not pledged, 10 od on the discard, a new indicator from the spare; afterwards
+  every drawn card is discarded unless it wins.
+- Scoring: element (10/30/90 for 1/2/3 spells of the counted element), number (best of 180/60/
+  30/30), star (10/30/90 for all-starred spells), catalyst (10 per named card per indicator, only if
+  the rest reaches 10). Ron: discarder pays; tsumo: the others pay half each. Table od goes back to
+  a riichi winner or into the ley line pot; a winner without pledges takes the pot.
+- Exhaustive draw and 0-point wins: table od to the pot; dealer stays (+10 to the pot) when tenpai
+  (always for a 0-point win), else the deal passes. The game ends after two rounds of dealers (sun,
+  moon; one with ``short_game``) or when a player has 0 od after a match. Highest od wins.
+
+Phases: "insert" (turn seat holds a drawn card: insert it, tsumo, or — in riichi — discard it),
+"discard" (turn seat discards, optionally declaring riichi), "calls" (simultaneous: every seat that
+can call on the discard; the others are never asked), "match_end" (SYSTEM deals the next match
+after ``delay``), "over".
+
+Actions: {"type": "insert", "pos": p}, {"type": "tsumo", "pos": p}, {"type": "discard_drawn"}
+(riichi only), {"type": "discard", "index": i, "riichi": bool}, {"type": "ron", "pos": p},
+{"type": "pon"|"chi", "cards": [i, j]} (hand indices, i < j), {"type": "pass"}, SYSTEM
+{"type": "next_match"}. Clock: room option ``turn_seconds``; ``on_timeout`` returns an ordinary
+legal action (insert at the end / discard the drawn card / pass), no server-only action exists.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engines.protocol import SYSTEM, IllegalAction, InvalidAction, resolve_options
+from engines.three_magic import data
+from engines.three_magic import spells as sp
+from engines.three_magic.view import build_view
+
+# ---------------------------------------------------------------- metadata
+ID = "three_magic"
+TITLE = "Three Magic"
+MIN_PLAYERS = data.NUM_PLAYERS
+MAX_PLAYERS = data.NUM_PLAYERS
+VERSION = "1"
+OPTIONS = [
+    {"name": "short_game", "type": "bool", "default": False,
+     "label_en": "Short game (one round of dealers)", "label_ja": "短縮ゲーム(管理者1巡)"},
+    {"name": "turn_seconds", "type": "int", "default": 0, "min": 0, "max": 600,
+     "label_en": "Clock per decision (seconds, 0 = no clock)", "label_ja": "1手の持ち時間(秒、0=なし)"},
+]
+ACTION_TYPES = ("insert", "tsumo", "discard_drawn", "discard", "ron", "pon", "chi", "pass", "next_match")
+TOTAL_OD = data.START_OD * data.NUM_PLAYERS
+
+
+# ---------------------------------------------------------------- state
+def new_game(num_players: int, seed: int, options: dict | None = None) -> dict:
+    if num_players != data.NUM_PLAYERS:
+        raise InvalidAction(f"Three Magic is for exactly 3 players, not {num_players!r}")
+    opts = resolve_options(OPTIONS, options)
+    elements = list(range(len(data.ELEMENTS)))
+    random.Random(f"three_magic/{seed}/elements").shuffle(elements)
+    first_dealer = elements.index(data.FIRE)
+    state = {
+        "seed": seed, "opts": opts, "elements": elements,
+        "od": [data.START_OD] * 3, "pot": 0, "table_od": 0,
+        "first_dealer": first_dealer, "dealer": first_dealer, "passes": 0, "match_no": 0,
+        "last_result": None, "log": [], "over_reason": None,
+    }
+    _deal(state)
+    return state
+
+
+def awaiting(state: dict) -> frozenset[int]:
+    phase = state["phase"]
+    if phase in ("insert", "discard"):
+        return frozenset((state["turn"],))
+    if phase == "calls":
+        call = state["call"]
+        return frozenset(s for s in call["callers"] if call["choices"][s] is None)
+    if phase == "match_end":
+        return frozenset((SYSTEM,))
+    return frozenset()
+
+
+def state_to_json(state: dict) -> dict:
+    return _copy_state(state)
+
+
+def state_from_json(data_: dict) -> dict:
+    return _copy_state(data_)
+
+
+# ---------------------------------------------------------------- legal actions
+def legal_actions(state: dict, seat: int) -> list[dict]:
+    if seat not in awaiting(state):
+        return []
+    phase = state["phase"]
+    if phase == "match_end":
+        return [{"type": "next_match"}]
+    if phase == "insert":
+        hand = state["hands"][seat]
+        out = [{"type": "tsumo", "pos": p} for p in sp.winning_positions(hand, state["drawn"])]
+        if state["riichi"][seat]:
+            out.append({"type": "discard_drawn"})
+        else:
+            out.extend({"type": "insert", "pos": p} for p in range(len(hand) + 1))
+        return out
+    if phase == "discard":
+        hand = state["hands"][seat]
+        out = [{"type": "discard", "index": i, "riichi": False} for i in range(len(hand))]
+        if _may_riichi(state, seat) and _has_spell_window(hand):
+            melds = state["melds"][seat]
+            out.extend({"type": "discard", "index": i, "riichi": True} for i in range(len(hand))
+                       if sp.is_tenpai(hand[:i] + hand[i + 1:], melds))
+        return out
+    # calls
+    call = state["call"]
+    return _call_options(state, seat, call["card"], call["from"]) + [{"type": "pass"}]
+
+
+# ---------------------------------------------------------------- apply
+def apply(state: dict, seat: int, action: dict) -> dict:
+    kind = _validate(action)
+    if seat not in awaiting(state):
+        raise IllegalAction(f"seat {seat!r} is not awaited now (phase {state['phase']!r}, "
+                            f"awaiting {sorted(awaiting(state))}); cannot {action!r}")
+    phase = state["phase"]
+    if phase == "match_end":
+        if kind != "next_match":
+            raise IllegalAction(f"{action!r}: the match is over, only the server's next_match step is due")
+        s = _clone(state)
+        s["match_no"] += 1
+        _deal(s)
+        return s
+    if kind == "next_match":
+        raise IllegalAction(f"{action!r}: next_match is the server's step after a match, not now")
+    if phase == "insert":
+        return _apply_insert(state, seat, kind, action)
+    if phase == "discard":
+        return _apply_discard(state, seat, kind, action)
+    return _apply_call(state, seat, kind, action)
+
+
+def _apply_insert(state, seat, kind, action):
+    hand = state["hands"][seat]
+    drawn = state["drawn"]
+    if kind == "tsumo":
+        pos = action["pos"]
+        new_hand = hand[:pos] + [drawn] + hand[pos:] if 0 <= pos <= len(hand) else None
+        if new_hand is None or not sp.is_winning(new_hand):
+            raise IllegalAction(f"{action!r}: inserting the drawn card there does not complete three spells")
+        s = _clone(state)
+        s["hands"][seat] = new_hand
+        s["drawn"] = None
+        _win(s, seat, "tsumo", None)
+        return s
+    if kind == "insert":
+        if state["riichi"][seat]:
+            raise IllegalAction(f"{action!r}: seat {seat} declared riichi and must discard the drawn card (or tsumo)")
+        pos = action["pos"]
+        if not 0 <= pos <= len(hand):
+            raise IllegalAction(f"{action!r}: position must be 0..{len(hand)} for a hand of {len(hand)}")
+        s = _clone(state)
+        s["hands"][seat] = hand[:pos] + [drawn] + hand[pos:]
+        s["drawn"] = None
+        s["inserted"] = pos
+        s["phase"] = "discard"
+        return s
+    if kind == "discard_drawn":
+        if not state["riichi"][seat]:
+            raise IllegalAction(f"{action!r}: only a seat in riichi discards the drawn card directly; insert it first")
+        s = _clone(state)
+        s["drawn"] = None
+        _discard(s, seat, drawn, False)
+        return s
+    raise IllegalAction(f"{action!r}: seat {seat} holds a drawn card: insert it, or tsumo")
+
+
+def _apply_discard(state, seat, kind, action):
+    if kind != "discard":
+        raise IllegalAction(f"{action!r}: seat {seat} must discard a card now")
+    hand = state["hands"][seat]
+    index = action["index"]
+    if not 0 <= index < len(hand):
+        raise IllegalAction(f"{action!r}: index must be 0..{len(hand) - 1} for a hand of {len(hand)}")
+    rest = hand[:index] + hand[index + 1:]
+    riichi = action.get("riichi", False)
+    if riichi:
+        if not _may_riichi(state, seat):
+            raise IllegalAction(f"{action!r}: seat {seat} may not declare riichi (already in riichi, pledged, "
+                                f"or cannot pay {data.RIICHI_PRICE} od)")
+        if not sp.is_tenpai(rest, state["melds"][seat]):
+            raise IllegalAction(f"{action!r}: the hand after this discard is not tenpai, so no riichi")
+    s = _clone(state)
+    s["hands"][seat] = rest
+    s["inserted"] = None
+    _discard(s, seat, hand[index], riichi)
+    return s
+
+
+def _apply_call(state, seat, kind, action):
+    call = state["call"]
+    if kind == "pass":
+        choice = {"type": "pass"}
+    elif kind in ("ron", "pon", "chi"):
+        choice = _normalize_call(action, kind)
+        if choice not in _call_options(state, seat, call["card"], call["from"]):
+            raise IllegalAction(f"{action!r}: not a legal call for seat {seat} on the discard "
+                                f"{_card_text(call['card'])} from seat {call['from']}")
+    else:
+        raise IllegalAction(f"{action!r}: seat {seat} is deciding on a call (ron/pon/chi/pass) now")
+    s = _clone(state)
+    new_call = dict(call)
+    new_call["choices"] = list(call["choices"])
+    new_call["choices"][seat] = choice
+    s["call"] = new_call
+    if all(new_call["choices"][c] is not None for c in new_call["callers"]):
+        _resolve_calls(s)
+    return s
+
+
+# ---------------------------------------------------------------- view / outcome
+def view(state: dict, seat: int | None) -> dict:
+    return build_view(state, seat)
+
+
+def outcome(state: dict) -> dict | None:
+    if state["phase"] != "over":
+        return None
+    od = state["od"]
+    ranks = [sum(1 for other in od if other > mine) for mine in od]
+    return {"ranks": ranks, "scores": list(od), "teams": None, "reason": state["over_reason"]}
+
+
+# ---------------------------------------------------------------- server helpers
+def delay(state: dict) -> float:
+    return data.NEXT_MATCH_DELAY if state["phase"] == "match_end" else 0.0
+
+
+def clock_seconds(state: dict, seat: int) -> float | None:
+    seconds = state["opts"]["turn_seconds"]
+    if seconds <= 0 or seat == SYSTEM or seat not in awaiting(state):
+        return None
+    return float(seconds)
+
+
+def on_timeout(state: dict, seat: int) -> dict:
+    """An ordinary legal action for a late seat: keep the drawn card at the end of the hand (or
+    discard it in riichi), discard the card just drawn, or pass on a call."""
+    phase = state["phase"]
+    if phase == "insert":
+        if state["riichi"][seat]:
+            return {"type": "discard_drawn"}
+        return {"type": "insert", "pos": len(state["hands"][seat])}
+    if phase == "discard":
+        index = state.get("inserted")
+        if index is None:
+            index = len(state["hands"][seat]) - 1
+        return {"type": "discard", "index": index, "riichi": False}
+    return {"type": "pass"}
+
+
+def check_invariants(state: dict) -> None:
+    od = state["od"]
+    assert all(isinstance(x, int) and x >= 0 for x in od), f"negative od {od}"
+    assert state["pot"] >= 0 and state["table_od"] >= 0
+    assert sum(od) + state["table_od"] + state["pot"] == TOTAL_OD, \
+        f"od not conserved: {od} + table {state['table_od']} + pot {state['pot']} != {TOTAL_OD}"
+    on_table = sum(m[3] for melds in state["melds"] for m in melds) + \
+        sum(d[1] for pond in state["discards"] for d in pond)
+    if state["phase"] in ("insert", "discard", "calls"):
+        assert on_table == state["table_od"], f"table od {state['table_od']} != od on spells/discards {on_table}"
+        cards = list(state["pile"]) + list(state["spare"]) + [i[0] for i in state["indicators"]]
+        for seat in range(3):
+            cards += state["hands"][seat]
+            cards += [c for m in state["melds"][seat] for c in m[:3]]
+            cards += [d[0] for d in state["discards"][seat] if d[2] < 0]
+            size = len(state["hands"][seat]) + 3 * len(state["melds"][seat])
+            holding = state["phase"] == "discard" and state["turn"] == seat
+            assert size == (9 if holding else 8), f"seat {seat} holds {size} cards"
+        if state["drawn"] is not None:
+            cards.append(state["drawn"])
+        assert sorted(cards) == list(range(data.NUM_CARDS)), "cards not conserved"
+        assert len(state["indicators"]) == 1 + sum(state["riichi"])
+        assert all(p <= data.MAX_PLEDGES for p in state["pledged"])
+        assert all(len(state["melds"][s]) == state["pledged"][s] for s in range(3))
+
+
+# ---------------------------------------------------------------- private helpers
+def _deal(s: dict) -> None:
+    deck = list(range(data.NUM_CARDS))
+    random.Random(f"three_magic/{s['seed']}/match/{s['match_no']}").shuffle(deck)
+    h = data.HAND_SIZE
+    s["hands"] = [deck[i * h:(i + 1) * h] for i in range(3)]
+    spare = deck[3 * h:3 * h + data.SPARE_SIZE]
+    s["indicators"] = [[spare[0], -1]]
+    s["spare"] = spare[1:]
+    s["pile"] = deck[3 * h + data.SPARE_SIZE:]
+    s["melds"] = [[], [], []]
+    s["discards"] = [[], [], []]
+    s["riichi"] = [False] * 3
+    s["pledged"] = [0] * 3
+    s["no_ron"] = [False] * 3
+    s["table_od"] = 0
+    s["call"] = None
+    s["inserted"] = None
+    s["drawn"] = None
+    s["log"] = []  # the log holds this match's public events
+    _log(s, {"ev": "deal", "dealer": s["dealer"], "round": _round(s),
+             "indicator": spare[0]})
+    _start_turn(s, s["dealer"])
+
+
+def _start_turn(s: dict, seat: int) -> None:
+    if not s["pile"]:
+        _exhaustive_draw(s)
+        return
+    s["drawn"] = s["pile"][-1]
+    s["pile"] = s["pile"][:-1]
+    s["turn"] = seat
+    s["phase"] = "insert"
+    s["no_ron"][seat] = False
+    s["call"] = None
+
+
+def _discard(s: dict, seat: int, card: int, riichi: bool) -> None:
+    if riichi:
+        s["od"][seat] -= data.RIICHI_PRICE
+        s["table_od"] += data.RIICHI_PRICE
+        s["riichi"][seat] = True
+        s["indicators"].append([s["spare"][0], seat])
+        s["spare"] = s["spare"][1:]
+        _log(s, {"ev": "riichi", "seat": seat, "card": card, "indicator": s["indicators"][-1][0]})
+    s["discards"][seat].append([card, data.RIICHI_PRICE if riichi else 0, -1])
+    callers = [o for o in _after(seat) if _call_options(s, o, card, seat)]
+    if callers:
+        s["phase"] = "calls"
+        s["call"] = {"card": card, "from": seat, "callers": callers, "choices": [None, None, None]}
+    else:
+        _start_turn(s, (seat + 1) % 3)
+
+
+def _after(seat: int) -> list[int]:
+    """The other seats in turn order starting next after ``seat``."""
+    return [(seat + 1) % 3, (seat + 2) % 3]
+
+
+def _may_riichi(s: dict, seat: int) -> bool:
+    return (not s["riichi"][seat] and s["pledged"][seat] == 0 and s["od"][seat] >= data.RIICHI_PRICE
+            and bool(s["spare"]))
+
+
+def _has_spell_window(hand: list[int]) -> bool:
+    """Necessary for "some discard leaves tenpai": of the winning hand's three groups, one holds
+    the inserted card and at most one spans the discarded card's gap, so some three adjacent cards
+    of the current hand already form a spell. A cheap filter before the nine tenpai checks."""
+    return any(sp.is_spell_cards(hand[i], hand[i + 1], hand[i + 2]) for i in range(len(hand) - 2))
+
+
+def _pledge_price(s: dict, seat: int, card: int) -> int:
+    return data.PLEDGE_PRICE[(s["pledged"][seat], sp.element(card) == s["elements"][seat])]
+
+
+def _call_options(s: dict, seat: int, card: int, discarder: int) -> list[dict]:
+    hand = s["hands"][seat]
+    out = []
+    if not s["no_ron"][seat]:
+        out.extend({"type": "ron", "pos": p} for p in sp.winning_positions(hand, card))
+    if s["riichi"][seat] or s["pledged"][seat] >= data.MAX_PLEDGES or \
+            s["od"][seat] < _pledge_price(s, seat, card):
+        return out
+    t = card // 4
+    el = t // data.NUMBERS
+    chi_ok = seat == (discarder + 1) % 3  # the discarder is this seat's left player
+    n = len(hand)
+    for i in range(n):
+        ti = hand[i] // 4
+        if ti // data.NUMBERS != el:
+            continue
+        for j in range(i + 1, n):
+            tj = hand[j] // 4
+            if not sp.IS_SPELL[ti * 225 + tj * 15 + t]:
+                continue
+            if ti == tj == t:
+                out.append({"type": "pon", "cards": [i, j]})
+            elif chi_ok and ti != tj:
+                out.append({"type": "chi", "cards": [i, j]})
+    return out
+
+
+def _resolve_calls(s: dict) -> None:
+    call = s["call"]
+    card, discarder, choices = call["card"], call["from"], call["choices"]
+    for seat in _after(discarder):  # several rons: the seat next after the discarder wins
+        choice = choices[seat]
+        if choice is not None and choice["type"] == "ron":
+            hand = s["hands"][seat]
+            s["hands"][seat] = hand[:choice["pos"]] + [card] + hand[choice["pos"]:]
+            _take_discard(s, discarder, seat)
+            _win(s, seat, "ron", discarder)
+            return
+    for kind in ("pon", "chi"):
+        for seat in _after(discarder):
+            choice = choices[seat]
+            if choice is not None and choice["type"] == kind:
+                _pledge(s, seat, kind, choice["cards"], card, discarder)
+                return
+    _start_turn(s, (discarder + 1) % 3)
+
+
+def _take_discard(s: dict, discarder: int, taker: int) -> None:
+    pond = s["discards"][discarder]
+    last = pond[-1]
+    pond[-1] = [last[0], last[1], taker]  # the riichi od (if any) stays on the table
+
+
+def _pledge(s: dict, seat: int, kind: str, idx: list[int], card: int, discarder: int) -> None:
+    hand = s["hands"][seat]
+    i, j = idx
+    price = _pledge_price(s, seat, card)
+    s["od"][seat] -= price
+    s["table_od"] += price
+    s["melds"][seat].append([hand[i], hand[j], card, price, discarder])
+    s["hands"][seat] = [c for k, c in enumerate(hand) if k != i and k != j]
+    s["pledged"][seat] += 1
+    s["no_ron"][seat] = True
+    _take_discard(s, discarder, seat)
+    _log(s, {"ev": kind, "seat": seat, "from": discarder, "cards": [hand[i], hand[j], card], "od": price})
+    s["turn"] = seat
+    s["phase"] = "discard"
+    s["call"] = None
+    s["inserted"] = None
+
+
+def _win(s: dict, winner: int, kind: str, discarder: int | None) -> None:
+    hand = s["hands"][winner]
+    melds = s["melds"][winner]
+    riichi = s["riichi"][winner]
+    if kind == "tsumo":
+        counted = s["elements"][winner]
+    else:
+        counted = data.WEAKNESS[s["elements"][discarder]]
+    indicators = [c for c, by in s["indicators"] if by < 0 or riichi]
+    score = sp.score_win(hand, melds, counted, indicators)
+    result = {
+        "kind": kind, "winner": winner, "from": discarder, "riichi": riichi,
+        "pledged": s["pledged"][winner],
+        "spells": [{"cards": cards, "called": called} for cards, called in sp.spells_of(hand, melds)],
+        "score": score, "indicators_counted": indicators, "dealer": s["dealer"],
+        "payments": [0, 0, 0],
+    }
+    _log(s, {"ev": kind, "seat": winner, "from": discarder, "total": score["total"]})
+    if score["items"] == 0:
+        result["void"] = True
+        _special_draw(s, result)
+        return
+    result["void"] = False
+    total = score["total"]
+    payers = [discarder] if kind == "ron" else _after(winner)
+    due = total if kind == "ron" else total // 2
+    for p in payers:
+        paid = min(due, s["od"][p])
+        s["od"][p] -= paid
+        s["od"][winner] += paid
+        result["payments"][p] = paid
+    table = s["table_od"]
+    s["table_od"] = 0
+    if riichi:
+        s["od"][winner] += table
+        result["table_od"] = {"amount": table, "to": "winner"}
+    else:
+        s["pot"] += table
+        result["table_od"] = {"amount": table, "to": "pot"}
+    if s["pledged"][winner] == 0:
+        result["pot_taken"] = s["pot"]
+        s["od"][winner] += s["pot"]
+        s["pot"] = 0
+    else:
+        result["pot_taken"] = 0
+    result["dealer_stays"] = winner == s["dealer"]
+    if not result["dealer_stays"]:
+        _pass_deal(s)
+    _end_match(s, result)
+
+
+def _special_draw(s: dict, result: dict) -> None:
+    table = s["table_od"]
+    s["pot"] += table
+    s["table_od"] = 0
+    result["table_od"] = {"amount": table, "to": "pot"}
+    result["pot_taken"] = 0
+    dealer = s["dealer"]
+    fee = min(data.DEALER_STAY_FEE, s["od"][dealer])
+    s["od"][dealer] -= fee
+    s["pot"] += fee
+    result["dealer_fee"] = fee
+    result["dealer_stays"] = True
+    _end_match(s, result)
+
+
+def _exhaustive_draw(s: dict) -> None:
+    dealer = s["dealer"]
+    tenpai = sp.is_tenpai(s["hands"][dealer], s["melds"][dealer])
+    table = s["table_od"]
+    s["pot"] += table
+    s["table_od"] = 0
+    result = {"kind": "exhaustive", "dealer": dealer, "dealer_tenpai": tenpai,
+              "dealer_hand": list(s["hands"][dealer]) if tenpai else None,
+              "table_od": {"amount": table, "to": "pot"}, "dealer_fee": 0, "dealer_stays": tenpai}
+    if tenpai:
+        fee = min(data.DEALER_STAY_FEE, s["od"][dealer])
+        s["od"][dealer] -= fee
+        s["pot"] += fee
+        result["dealer_fee"] = fee
+    else:
+        _pass_deal(s)
+    _log(s, {"ev": "exhaustive", "dealer": dealer, "dealer_tenpai": tenpai})
+    s["drawn"] = None
+    _end_match(s, result)
+
+
+def _pass_deal(s: dict) -> None:
+    s["dealer"] = (s["dealer"] + 1) % 3
+    s["passes"] += 1
+
+
+def _rounds(s: dict) -> int:
+    return data.SHORT_GAME_ROUNDS if s["opts"]["short_game"] else data.FULL_GAME_ROUNDS
+
+
+def _round(s: dict) -> int:
+    return min(s["passes"] // 3, _rounds(s) - 1)
+
+
+def _end_match(s: dict, result: dict) -> None:
+    result["od_after"] = list(s["od"])
+    result["pot_after"] = s["pot"]
+    result["next_dealer"] = s["dealer"]
+    result["match"] = s["match_no"]
+    s["call"] = None
+    s["inserted"] = None
+    broke = [seat for seat in range(3) if s["od"][seat] == 0]
+    if broke:
+        s["phase"] = "over"
+        s["over_reason"] = f"seat {broke[0]} has 0 od"
+    elif s["passes"] >= 3 * _rounds(s):
+        s["phase"] = "over"
+        s["over_reason"] = "the dealer role went round " + ("once (short game)" if _rounds(s) == 1 else "twice (sun and moon)")
+    else:
+        s["phase"] = "match_end"
+    result["game_over"] = s["phase"] == "over"
+    s["last_result"] = result
+    if result["game_over"]:
+        _log(s, {"ev": "game_over", "reason": s["over_reason"]})
+
+
+def _log(s: dict, event: dict) -> None:
+    event["match"] = s["match_no"]
+    s["log"] = (s["log"] + [event])[-data.LOG_LIMIT:]
+
+
+def _clone(state: dict) -> dict:
+    """Copy what apply may change: the top level and the per-seat containers (entries are never
+    mutated in place, only replaced)."""
+    s = dict(state)
+    s["od"] = list(state["od"])
+    s["hands"] = list(state["hands"])
+    s["melds"] = [list(m) for m in state["melds"]]
+    s["discards"] = [list(d) for d in state["discards"]]
+    s["riichi"] = list(state["riichi"])
+    s["pledged"] = list(state["pledged"])
+    s["no_ron"] = list(state["no_ron"])
+    s["indicators"] = list(state["indicators"])
+    return s
+
+
+def _deep_copy(x):
+    """A copy of JSON-shaped data (dicts with str keys, lists, scalars)."""
+    if isinstance(x, dict):
+        return {k: _deep_copy(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_deep_copy(v) for v in x]
+    return x
+
+
+def _copy_state(state: dict) -> dict:
+    """Deep copy of a state, fast for the parts that are lists of ints (most of it)."""
+    s = dict(state)
+    for key in ("od", "elements", "pile", "spare", "riichi", "pledged", "no_ron"):
+        s[key] = list(state[key])
+    s["hands"] = [list(h) for h in state["hands"]]
+    s["melds"] = [[list(m) for m in ms] for ms in state["melds"]]
+    s["discards"] = [[list(d) for d in ds] for ds in state["discards"]]
+    s["indicators"] = [list(i) for i in state["indicators"]]
+    for key in ("opts", "call", "log", "last_result"):
+        s[key] = _deep_copy(state[key])
+    return s
+
+
+def _validate(action) -> str:
+    if not isinstance(action, dict):
+        raise InvalidAction(f"an action must be a dict with a 'type', not {action!r}")
+    kind = action.get("type")
+    if kind not in ACTION_TYPES:
+        raise InvalidAction(f"unknown action type {kind!r} in {action!r}; known: {', '.join(ACTION_TYPES)}")
+    if kind in ("insert", "tsumo", "ron"):
+        if not _is_int(action.get("pos")):
+            raise InvalidAction(f"{action!r}: {kind} needs an integer 'pos' (insert position)")
+    elif kind == "discard":
+        if not _is_int(action.get("index")):
+            raise InvalidAction(f"{action!r}: discard needs an integer 'index' (hand position)")
+        if not isinstance(action.get("riichi", False), bool):
+            raise InvalidAction(f"{action!r}: 'riichi' must be true or false")
+    elif kind in ("pon", "chi"):
+        cards = action.get("cards")
+        if not (isinstance(cards, list) and len(cards) == 2 and all(_is_int(c) for c in cards)):
+            raise InvalidAction(f"{action!r}: {kind} needs 'cards': two hand indices")
+    return kind
+
+
+def _normalize_call(action: dict, kind: str) -> dict:
+    if kind == "ron":
+        return {"type": "ron", "pos": action["pos"]}
+    return {"type": kind, "cards": list(action["cards"])}
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _card_text(card: int) -> str:
+    star = "*" if sp.has_star(card) else ""
+    return f"{data.ELEMENTS[sp.element(card)]} {sp.number(card)}{star}"
