@@ -9,7 +9,7 @@ import random
 
 import engines
 from tests.support.clients import Socket
-from tests.support.driver import play_over_sockets, setup_room, states_by_version, stored_match
+from tests.support.driver import check_pushed_views, play_over_sockets, setup_room
 
 ENGINE = engines.get("synomilia")
 
@@ -38,30 +38,16 @@ def test_full_match_over_websockets_hides_secrets(server, database_url):
     room = host.get(f"/api/rooms/{room_id}").json()
     assert room["status"] == "finished"
 
-    match, log = stored_match(database_url, room["match_id"])
-    assert match.status == "finished" and match.version == len(log) == final["version"]
-    states = states_by_version(match, log)
-    assert ENGINE.state_to_json(states[-1]) == match.state
-
+    all_sockets = {**sockets, None: spectator}
+    match, states = check_pushed_views(database_url, room["match_id"], all_sockets)
+    assert match.status == "finished" and match.version == final["version"]
     checked = 0
-    for seat, sock in [*sockets.items(), (None, spectator)]:
-        for _ in range(1000):  # drain what is left
-            try:
-                sock.recv(timeout=0.2)
-            except TimeoutError:
-                break
-        views = [m for m in sock.received if m["type"] == "view"]
-        assert views and views[-1]["version"] == len(log)
-        for message in views:
-            state = states[message["version"]]
-            assert message["view"] == ENGINE.view(state, seat)
-            assert message["awaiting"] == sorted(ENGINE.awaiting(state))
-            expected_legal = ENGINE.legal_actions(state, seat) if seat is not None and seat in ENGINE.awaiting(state) else []
-            assert message["legal_actions"] == expected_legal
+    for seat, sock in all_sockets.items():
+        for message in (m for m in sock.received if m["type"] == "view"):
             reveal = message["view"]["reveal"]
             for other in (0, 1):
                 if other != seat and not (reveal and reveal["cards"][other] is not None):
-                    assert hides_prediction_of(state, seat, other), (seat, message["version"])
+                    assert hides_prediction_of(states[message["version"]], seat, other), (seat, message["version"])
             checked += 1
     assert checked > 3 * 20
 

@@ -23,13 +23,16 @@ def setup_room(base_url: str, game: str, names: list[str], options: dict | None 
     return room_id, apis
 
 
-def choose(legal: list[dict], rng: random.Random) -> dict:
-    return rng.choice(legal)
+def choose(message: dict, rng: random.Random) -> dict:
+    """Uniformly random among the legal actions the server sent."""
+    return rng.choice(message["legal_actions"])
 
 
 def play_over_sockets(api: Api, room_id: str, sockets: dict[int, Socket], rng: random.Random,
-                      max_steps: int = 5000, policy=choose) -> dict:
-    """Play until the outcome arrives; ``sockets`` maps seat -> socket. Returns the final view message."""
+                      max_steps: int = 20000, policy=choose, on_idle=None) -> dict:
+    """Play until the outcome arrives; ``sockets`` maps seat -> socket; ``policy(message, rng)``
+    picks an action from a pushed view message. ``on_idle()`` runs when only an automatic step is
+    due (e.g. to advance a fake clock). Returns the final view message."""
     for _ in range(max_steps):
         current = api.get(f"/api/rooms/{room_id}/view").json()["version"]
         latest = {seat: sock.latest_view(version=current) for seat, sock in sockets.items()}
@@ -38,9 +41,11 @@ def play_over_sockets(api: Api, room_id: str, sockets: dict[int, Socket], rng: r
             return message
         actors = [s for s in message["awaiting"] if s >= 0 and latest[s]["version"] == current and latest[s]["legal_actions"]]
         if not actors:
+            if on_idle:
+                on_idle()
             continue  # an automatic step is due; poll again
         seat = rng.choice(actors)
-        sockets[seat].send({"type": "action", "action": policy(latest[seat]["legal_actions"], rng), "version": current})
+        sockets[seat].send({"type": "action", "action": policy(latest[seat], rng), "version": current})
         reply = sockets[seat].recv_until(lambda m: m["type"] == "error" or (m["type"] == "view" and m["version"] > current))
         if reply["type"] == "error":
             assert reply["code"] == "stale_version", reply
@@ -87,3 +92,33 @@ def states_by_version(match: Match, log: list[tuple[int, dict]]) -> list:
         state = engine.apply(state, seat, action)
         states.append(state)
     return states
+
+
+def drain(sock: Socket, quiet: float = 0.2) -> None:
+    """Read whatever the server still has to say to this socket."""
+    for _ in range(100_000):
+        try:
+            sock.recv(timeout=quiet)
+        except TimeoutError:
+            return
+
+
+def check_pushed_views(database_url: str, match_id: str, sockets: dict) -> tuple[Match, list]:
+    """Every view pushed to a socket is exactly ``engine.view`` for that socket's seat at that
+    version (recomputed from seed + options + log), with the right awaited seats and legal actions.
+    ``sockets`` maps seat (None = spectator) -> socket. Returns the stored match and its states."""
+    match, log = stored_match(database_url, match_id)
+    engine = engines.get(match.game)
+    states = states_by_version(match, log)
+    assert engine.state_to_json(states[-1]) == match.state
+    for seat, sock in sockets.items():
+        drain(sock)
+        views = [m for m in sock.received if m["type"] == "view"]
+        assert views and views[-1]["version"] == len(log)
+        for message in views:
+            state = states[message["version"]]
+            awaited = engine.awaiting(state)
+            assert message["view"] == engine.view(state, seat)
+            assert message["awaiting"] == sorted(awaited)
+            assert message["legal_actions"] == (engine.legal_actions(state, seat) if seat in awaited else [])
+    return match, states
