@@ -4,9 +4,8 @@ deduction notebook is saved server-side and survives a reload."""
 from __future__ import annotations
 
 import random
-import time
 
-from tests.support.browser import chromium, watch_errors
+from tests.support.browser import chromium, click_until_outcome, create_room, join_room, watch_errors
 
 # Everything a player clicks at the table: action buttons, hand cards, reachable map areas.
 # (The notebook is a table of <td>/<th>, not buttons, so random clicking leaves it alone.)
@@ -21,17 +20,9 @@ def test_three_browsers_play_a_whole_game(server):
         pages = [host, *guests]
         errors = [watch_errors(page) for page in pages]
 
-        host.goto(server.base_url + "/")
-        host.fill("#name-input", "Aki")
-        host.select_option("#game-select", "mipolin")
-        host.click("#create-room")
-        invite = host.locator("#invite-url").input_value()
+        invite = create_room(host, server.base_url, "Aki", "mipolin")
         for seat, (guest, name) in enumerate(zip(guests, ("Ben", "Chie")), start=1):
-            guest.goto(invite)
-            guest.fill("#name-input", name)
-            guest.click("#name-form button[type=submit]")
-            guest.click(f".take-seat[data-seat='{seat}']")
-            host.locator(f".seat[data-seat='{seat}'].on").wait_for()
+            join_room(guest, host, invite, name, seat)
         host.click("#start")
 
         # the table shows the map, the Day track, the rules link and the private notebook
@@ -47,20 +38,6 @@ def test_three_browsers_play_a_whole_game(server):
         host.locator(".mipolin-nb td", has_text="✗").first.wait_for(timeout=10000)
         assert guests[0].locator(".mipolin-nb td", has_text="✗").count() == 0  # never shown to others
 
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline:
-            if all(page.locator("#outcome").count() for page in pages):
-                break
-            for page in pages:
-                targets = page.locator(CLICKABLE)
-                count = targets.count()
-                if count:
-                    try:
-                        targets.nth(rng.randrange(count)).click(timeout=1000)
-                    except Exception:
-                        pass  # the table was redrawn under the click; try again
-            host.wait_for_timeout(50)
-        else:
-            raise AssertionError("the game did not end in the browsers")
+        click_until_outcome(pages, CLICKABLE, rng)
         assert "The culprit was" in host.locator(".mipolin-banner").inner_text()  # solution shown at the end
         assert errors == [[], [], []]

@@ -6,18 +6,14 @@ from __future__ import annotations
 
 import time
 
-from tests.support.browser import chromium, watch_errors
+from tests.support.browser import chromium, create_room, watch_errors
 
 
 def test_opening_turns_through_the_table(server):
     with chromium() as browser:
         host = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
         errors = watch_errors(host)
-        host.goto(server.base_url + "/")
-        host.fill("#name-input", "Aki")
-        host.select_option("#game-select", "three_magic")
-        host.click("#create-room")
-        host.locator("#invite-url").wait_for()
+        create_room(host, server.base_url, "Aki", "three_magic")
         for seat in (1, 2):
             host.click(f".add-bot[data-seat='{seat}']")
             host.locator(f".seat[data-seat='{seat}']", has_text="bot").wait_for()
