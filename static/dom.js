@@ -15,3 +15,12 @@ export function h(tag, attrs, ...children) {
   }
   return el;
 }
+
+/** Add a stylesheet once per page (each game table brings its own, prefixed with its id). */
+export function addStyleOnce(id, css) {
+  if (document.getElementById(id)) return;
+  const style = document.createElement("style");
+  style.id = id;
+  style.textContent = css;
+  document.head.appendChild(style);
+}

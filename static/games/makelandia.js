@@ -1,3 +1,4 @@
+import { addStyleOnce } from "/static/dom.js";
 // Makelandia table (static/games/README.md contract). DOM via ctx.h / textContent only.
 const RULES_URL = "/static/rules/makelandia.html";
 const STYLE_ID = "makelandia-style";
@@ -34,7 +35,7 @@ const CSS = `
 let selection = { key: null, mode: null, target: null };
 
 export function render(root, ctx) {
-  ensureStyle();
+  addStyleOnce(STYLE_ID, CSS);
   const { h, t } = ctx;
   const v = ctx.view;
   const legal = ctx.legal || [];
@@ -85,14 +86,6 @@ export function render(root, ctx) {
     wrap.appendChild(h("div", { class: "makelandia-small" },
       `${cardLabel(ctx, a.card)} ${t(a.name_en, a.name_ja)}: ${t(a.text_en, a.text_ja)}`));
   }
-}
-
-function ensureStyle() {
-  if (document.getElementById(STYLE_ID)) return;
-  const style = document.createElement("style");
-  style.id = STYLE_ID;
-  style.textContent = CSS;
-  document.head.appendChild(style);
 }
 
 function name(ctx, seat) {

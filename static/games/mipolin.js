@@ -1,3 +1,4 @@
+import { addStyleOnce } from "/static/dom.js";
 // Mipolin the Game — table for one seat. Contract: static/games/README.md.
 // DOM is built with ctx.h only (text children, never HTML from the view).
 
@@ -9,11 +10,7 @@ const ui = { pickChar: null, pickPlace: null, accuseOpen: false, phaseKey: "", n
 
 const seenSeatData = new WeakSet();
 
-let styled = false;
-function addStyle() {
-  if (styled) return;
-  styled = true;
-  const css = `
+const CSS = `
 .mipolin-root{font-family:system-ui,sans-serif;max-width:760px;margin:0 auto;padding:4px;color:#222}
 .mipolin-row{display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin:4px 0}
 .mipolin-box{border:1px solid #ccc;border-radius:6px;padding:6px;margin:6px 0;background:#fafafa}
@@ -44,13 +41,9 @@ button.mipolin-card{cursor:pointer}button.mipolin-card:hover{outline:2px solid #
 .mipolin-small{font-size:12px;color:#555}
 .mipolin-banner{padding:8px;border-radius:6px;background:#fff3cd;font-weight:600}
 `;
-  const el = document.createElement("style");
-  el.textContent = css;
-  document.head.appendChild(el);
-}
 
 export function render(root, ctx) {
-  addStyle();
+  addStyleOnce("mipolin-style", CSS);
   const v = ctx.view;
   const t = ctx.t;
   const H = (tag, attrs, ...kids) => ctx.h(tag, attrs || {}, ...kids.flat(Infinity).filter((k) => k !== null && k !== undefined && k !== false));

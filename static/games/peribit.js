@@ -1,3 +1,4 @@
+import { addStyleOnce } from "/static/dom.js";
 // Peribit table (static/games/README.md contract). DOM via ctx.h / text nodes only, never innerHTML.
 
 const RULES_URL = "/static/rules/peribit.html";
@@ -42,16 +43,8 @@ const STYLE = `
 
 let clockTimer = null;
 
-function ensureStyle() {
-  if (document.getElementById("peribit-style")) return;
-  const el = document.createElement("style");
-  el.id = "peribit-style";
-  el.textContent = STYLE;
-  document.head.appendChild(el);
-}
-
 export function render(root, ctx) {
-  ensureStyle();
+  addStyleOnce("peribit-style", STYLE);
   const { h, t } = ctx;
   const v = ctx.view;
   const legal = ctx.legal || [];

@@ -1,3 +1,4 @@
+import { addStyleOnce } from "/static/dom.js";
 // Synomilia table (static/games/README.md contract). DOM via ctx.h / text nodes only.
 
 const RULES_URL = "/static/rules/synomilia.html";
@@ -35,16 +36,8 @@ const STYLE = `
 .synomilia-hist td,.synomilia-hist th{border:1px solid #ccd;padding:1px 5px;text-align:center}
 `;
 
-function ensureStyle() {
-  if (document.getElementById("synomilia-style")) return;
-  const el = document.createElement("style");
-  el.id = "synomilia-style";
-  el.textContent = STYLE;
-  document.head.appendChild(el);
-}
-
 export function render(root, ctx) {
-  ensureStyle();
+  addStyleOnce("synomilia-style", STYLE);
   const { h, t } = ctx;
   const v = ctx.view;
   const me = typeof ctx.seat === "number" && ctx.seat >= 0 ? ctx.seat : null;

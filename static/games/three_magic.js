@@ -1,3 +1,4 @@
+import { addStyleOnce } from "/static/dom.js";
 // Three Magic (スリーマジック) table: one seat's view of the 3-player spell-building card game.
 // Contract: static/games/README.md. DOM is built only with ctx.h / text nodes (no innerHTML).
 
@@ -38,12 +39,7 @@ button.three_magic-card:hover{background:#ffe9e9}
 
 export function render(root, ctx) {
   const { h, t, view: v } = ctx;
-  if (!document.getElementById("three_magic-style")) {
-    const style = document.createElement("style");
-    style.id = "three_magic-style";
-    style.textContent = CSS;
-    document.head.appendChild(style);
-  }
+  addStyleOnce("three_magic-style", CSS);
   root.textContent = "";
   const legal = ctx.legal || [];
   const awaiting = (ctx.awaiting || []).filter((s) => s >= 0);
