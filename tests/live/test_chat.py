@@ -3,10 +3,8 @@ length and rate per sender, team messages only on that team's sockets, spectator
 
 from __future__ import annotations
 
-import pytest
 from sqlalchemy import create_engine, select
 
-import engines
 from app.models import ChatMessage
 from tests.live.helpers import Stream
 from tests.support.clients import Api, Socket
@@ -73,7 +71,6 @@ def test_chat_is_length_and_rate_limited_per_sender(server):
     assert all(m["message"]["text"] != "one too many" for m in b.received if m["type"] == "chat")
 
 
-@pytest.mark.skipif("makelandia" not in engines.ids(), reason="team chat needs makelandia (a team game)")
 def test_team_chat_reaches_only_that_team(server):
     room_id, apis = setup_room(server.base_url, "makelandia", ["P0", "P1", "P2", "P3"])
     assert apis[0].post(f"/api/rooms/{room_id}/start").status_code == 200
