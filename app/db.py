@@ -13,11 +13,17 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.settings import ROOT
 
 
-def make_engine(database_url: str) -> Engine:
+def ensure_sqlite_folder(database_url: str) -> None:
+    """SQLite creates the file but not its folder (the default is ``data/`` in the checkout)."""
     if database_url.startswith("sqlite"):
         path = database_url.split("///", 1)[-1]
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
+
+
+def make_engine(database_url: str) -> Engine:
+    ensure_sqlite_folder(database_url)
+    if database_url.startswith("sqlite"):
         engine = create_engine(database_url, connect_args={"check_same_thread": False})
 
         @event.listens_for(engine, "connect")
@@ -45,4 +51,5 @@ def alembic_config(database_url: str) -> Config:
 
 def migrate(database_url: str) -> None:
     """Bring the schema to the newest migration (creates it on an empty database)."""
+    ensure_sqlite_folder(database_url)
     command.upgrade(alembic_config(database_url), "head")
