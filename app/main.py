@@ -34,7 +34,8 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
         db_engine.dispose()
 
     app = FastAPI(title="Asobiba", version="0.1.0", lifespan=lifespan,
-                  description="Play small Japanese board and card games with friends. REST + WebSocket + NDJSON stream.")
+                  description="Play small Japanese board and card games with friends: REST, an NDJSON stream, "
+                              "and the live WebSocket described here.\n\n" + (live.__doc__ or ""))
     app.state.settings = settings
     app.state.session_factory = session_factory
     app.state.hub = Hub(settings, session_factory, clock or SystemClock())

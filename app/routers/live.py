@@ -1,9 +1,10 @@
 """The live socket: ``WS /ws/rooms/{id}?token=...&version=n`` (no token = spectator).
 
 Server -> client: ``room`` (seats, presence), ``view`` (this seat's redacted view, versioned),
-``error`` (code, message; nothing changed), ``chat``, ``pong``.
+``error`` (code, message; nothing changed), ``chat``, ``chat_history``, ``pong``.
 Client -> server: ``{"type": "action", "action": {...}, "version": n}``, ``{"type": "sync",
 "version": n}`` (what did I miss?), ``{"type": "ping"}``, ``{"type": "chat", "text", "channel"?}``.
+A reconnect with ``version=n`` receives the views after n (or one full view marked ``resync``).
 Close codes: 1003 for binary frames (unsupported data), 1008 for a bad token or unknown room."""
 
 from __future__ import annotations
