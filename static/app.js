@@ -234,7 +234,7 @@ class RoomPage {
       const tags = [];
       if (s.player_id === room.host_id) tags.push(t("host"));
       if (s.bot) tags.push(t("bot"));
-      if (s.player_id === me) tags.push(t("you"));
+      if (me && s.player_id === me) tags.push(t("you"));
       if (s.left) tags.push(t("left"));
       const actions = [];
       if (!s.player_id && room.status === "open" && !seated && store.token) {
@@ -248,7 +248,11 @@ class RoomPage {
         `${t("seat")} ${s.seat + 1}: `, h("b", {}, s.name || t("empty")), tags.length ? ` (${tags.join(", ")})` : "", " ", actions);
     });
     const controls = [];
-    if (!store.token) controls.push(nameForm(() => { renderHeader(); this.ws?.close(); this.renderSeats(); }));
+    if (!store.token) {
+      // one form for the page's life, so a room update never wipes a half-typed name
+      this.nameForm ||= nameForm(() => { renderHeader(); this.ws?.close(); this.renderSeats(); });
+      controls.push(this.nameForm);
+    }
     if (seated && room.status === "open") controls.push(h("button", { id: "leave", onclick: () => this.roomCall("leave") }, t("leave")));
     if (isHost && room.status === "open") controls.push(h("button", { id: "start", onclick: () => this.roomCall("start") }, t("start")));
     const invite = h("input", { id: "invite-url", readonly: true, value: room.invite_url, size: 40 });

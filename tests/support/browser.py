@@ -50,7 +50,7 @@ def join_room(page, host_page, invite: str, name: str, seat: int) -> None:
     """Open the invite link as a new visitor, name yourself, take ``seat``; wait until the host sees it."""
     page.goto(invite)
     page.fill("#name-input", name)
-    page.click("#name-form button[type=submit]")
+    page.press("#name-input", "Enter")
     page.click(f".take-seat[data-seat='{seat}']")
     host_page.locator(f".seat[data-seat='{seat}'].on").wait_for()
 
