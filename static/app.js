@@ -50,7 +50,8 @@ function nameForm(onDone) {
 
 function renderHeader() {
   document.getElementById("lang-toggle").textContent = getLang() === "ja" ? "English" : "日本語";
-  document.getElementById("me").textContent = store.name ? `${store.name}` : "";
+  const me = document.getElementById("me");
+  me.replaceChildren(store.name && store.playerId ? h("a", { href: `/static/ratings.html?player=${store.playerId}`, title: t("my_page") }, store.name) : "");
 }
 
 // --- landing ---------------------------------------------------------------------------------
@@ -87,7 +88,8 @@ async function landing() {
   optionsBox,
   h("button", { type: "submit", id: "create-room" }, t("create_room")));
   const list = h("ul", { class: "game-list" }, games.map((g) => h("li", {}, h("strong", {}, g.title), ` (${g.min_players}–${g.max_players}) `,
-    h("a", { href: g.rules_url, target: "_blank" }, t("rules")))));
+    h("a", { href: g.rules_url, target: "_blank" }, t("rules")), " · ",
+    h("a", { href: `/static/ratings.html?game=${g.id}` }, t("leaderboard")))));
   main.replaceChildren(h("section", { class: "landing" }, h("p", { class: "tagline" }, t("tagline")), form, list));
 }
 

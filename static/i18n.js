@@ -43,6 +43,16 @@ const STRINGS = {
   name_needed: ["Enter a name first.", "先に名前を入力してください。"],
   set_name: ["Enter", "決定"],
   unknown_room: ["This room does not exist.", "この部屋は存在しません。"],
+  leaderboard: ["Leaderboard", "ランキング"],
+  leaderboards: ["Leaderboards", "ランキング"],
+  player: ["Player", "プレイヤー"],
+  rating: ["Rating", "レーティング"],
+  ratings: ["Ratings", "レーティング"],
+  games: ["Games", "対戦数"],
+  recent_matches: ["Recent matches", "最近の対戦"],
+  no_ratings: ["No rated matches yet.", "レーティング対象の対戦はまだありません。"],
+  provisional_help: ["? = provisional: the rating is still uncertain", "? = 暫定：まだ不確かなレーティング"],
+  my_page: ["My ratings", "自分の成績"],
 };
 
 let lang = localStorage.getItem("asobiba.lang") ||

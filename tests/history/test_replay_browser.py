@@ -92,3 +92,32 @@ def test_replay_page_steps_through_a_match(sqlite_server, browser):
     expect(page3.locator("#replay-table .synomilia-root")).to_have_count(3)  # spectator + 2 seats
     expect(page3.locator("#replay-table details.replay-state")).to_have_count(1)
     assert errors2 == [] and errors3 == []
+
+
+def test_leaderboard_and_player_pages(sqlite_server, browser):
+    """Rated matches show up on the game's leaderboard page and on each player's page, with the
+    provisional mark, and the player's recent matches link to their replays."""
+    base = sqlite_server.base_url
+    aki, ben = Api.new_player(base, "Aki"), Api.new_player(base, "Ben<script>")
+    db, factory = session_factory_for(sqlite_server.app.state.settings.database_url)
+    match_ids = [play_match(factory, "synomilia", [aki.player_id, ben.player_id], random.Random(i), {"reveal_delay": 0})
+                 for i in range(3)]
+    db.dispose()
+    board = aki.get("/api/games/synomilia/leaderboard?include_provisional=true").json()["entries"]
+    assert {e["name"] for e in board} == {"Aki", "Ben<script>"}
+
+    page, errors = open_page(browser, base)
+    page.goto("/")
+    page.locator("a[href='/static/ratings.html?game=synomilia']").click()
+    table = page.locator("#leaderboard")
+    expect(table.locator("tr")).to_have_count(3)  # header + two players
+    first = board[0]
+    expect(table.locator("tr").nth(1)).to_contain_text(first["name"])
+    expect(table.locator("tr").nth(1)).to_contain_text(f"{first['rating']:.1f}")
+    assert "?" in table.locator("tr").nth(1).inner_text()  # three games: still provisional
+    page.locator("#leaderboard a", has_text="Ben<script>").click()  # a name is text, never markup
+    expect(page.locator("#player h1")).to_have_text("Ben<script>")
+    expect(page.locator("#player li")).to_have_count(3)
+    hrefs = {page.locator("#player li a").nth(i).get_attribute("href") for i in range(3)}
+    assert hrefs == {f"/static/replay.html?match={m}" for m in match_ids}
+    assert errors == []

@@ -1,0 +1,54 @@
+// Ratings pages: a leaderboard per game (?game=id) and a player's page (?player=id) with their
+// rating in each game (provisional ones marked) and recent matches linking to replays.
+import { h } from "/static/dom.js";
+import { t } from "/static/i18n.js";
+
+const main = document.getElementById("main");
+const params = new URLSearchParams(location.search);
+
+async function getJson(path) {
+  const response = await fetch(path);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error?.message || response.statusText);
+  return data;
+}
+
+function ratingCells(r) {
+  return [h("td", {}, r.rating.toFixed(1), r.provisional ? h("span", { class: "muted", title: t("provisional_help") }, " ?") : ""),
+    h("td", { class: "muted" }, `μ ${r.mu.toFixed(1)} σ ${r.sigma.toFixed(2)}`), h("td", {}, String(r.games))];
+}
+
+async function leaderboard(games, game) {
+  const select = h("select", { id: "board-game", onchange: () => { location.search = `?game=${select.value}`; } },
+    games.map((g) => h("option", { value: g.id, selected: g.id === game }, g.title)));
+  const board = await getJson(`/api/games/${game}/leaderboard?include_provisional=true`);
+  const rows = board.entries.map((e) => h("tr", {}, h("td", {}, String(e.rank)),
+    h("td", {}, h("a", { href: `/static/ratings.html?player=${e.player_id}` }, e.name)), ...ratingCells(e)));
+  main.replaceChildren(h("section", { class: "card" }, h("h1", {}, t("leaderboard")), select,
+    rows.length ? h("table", { id: "leaderboard", class: "ratings" },
+      h("tr", {}, ["#", t("player"), t("rating"), "", t("games")].map((x) => h("th", {}, x))), rows)
+      : h("p", { class: "muted" }, t("no_ratings")),
+    h("p", { class: "muted" }, t("provisional_help"), ` (σ ≥ ${board.provisional_sigma})`)));
+}
+
+async function playerPage(games, playerId) {
+  const profile = await getJson(`/api/players/${playerId}`);
+  const title = (id) => games.find((g) => g.id === id)?.title || id;
+  const ratings = profile.ratings.map((r) => h("tr", {}, h("td", {}, h("a", { href: `?game=${r.game}` }, title(r.game))), ...ratingCells(r)));
+  const matches = profile.recent_matches.map((m) => h("li", {},
+    h("a", { href: `/static/replay.html?match=${m.match_id}` }, title(m.game)), ` — ${t("rank")} ${m.rank + 1} · `,
+    m.players.join(", "), m.rating_change ? ` · ${m.rating_change.delta >= 0 ? "+" : ""}${m.rating_change.delta}` : ""));
+  main.replaceChildren(h("section", { class: "card", id: "player" }, h("h1", {}, profile.name),
+    h("h2", {}, t("ratings")),
+    ratings.length ? h("table", { class: "ratings" }, h("tr", {}, [t("game"), t("rating"), "", t("games")].map((x) => h("th", {}, x))), ratings)
+      : h("p", { class: "muted" }, t("no_ratings")),
+    h("h2", {}, t("recent_matches")), matches.length ? h("ul", {}, matches) : h("p", { class: "muted" }, "—")));
+}
+
+const games = await getJson("/api/games");
+try {
+  if (params.get("player")) await playerPage(games, params.get("player"));
+  else await leaderboard(games, params.get("game") || games[0].id);
+} catch (err) {
+  main.replaceChildren(h("p", { class: "card" }, err.message));
+}
