@@ -86,3 +86,23 @@ def test_bad_input_gets_clear_errors_and_changes_nothing(server):
     after = guest.get(f"/api/rooms/{room_id}/view").json()
     assert after["version"] == version + 1
     assert after["view"]["my_prediction"] is None and after["view"]["predicted"] == [True, False]
+
+
+def test_concurrent_joins_and_starts_are_applied_one_at_a_time(server):
+    """Many players race for one free seat, and the host double-clicks start: one join wins, one
+    match is created; everybody else gets a clear refusal. (This holds because seat and status
+    changes run on the event loop with no await between their read and their commit; a change that
+    moves them to threads needs a per-room lock, and this test is what would catch it.)"""
+    from concurrent.futures import ThreadPoolExecutor
+
+    host = Api.new_player(server.base_url, "Host")
+    room_id = host.post("/api/rooms", {"game": "synomilia"}).json()["id"]
+    racers = [Api.new_player(server.base_url, f"R{i}") for i in range(8)]
+    with ThreadPoolExecutor(8) as pool:
+        codes = list(pool.map(lambda api: api.post(f"/api/rooms/{room_id}/join", {"seat": 1}).status_code, racers))
+    assert sorted(codes) == [200] + [409] * 7
+    seated = host.get(f"/api/rooms/{room_id}").json()["seats"][1]["player_id"]
+    assert seated == racers[codes.index(200)].player_id
+    with ThreadPoolExecutor(4) as pool:
+        starts = list(pool.map(lambda _: host.post(f"/api/rooms/{room_id}/start").status_code, range(4)))
+    assert sorted(starts) == [200, 409, 409, 409]
