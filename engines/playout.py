@@ -28,15 +28,17 @@ class Playout:
 
 def play(engine, num_players: int, seed: int, policies: list[Callable] | None = None,
          rng: random.Random | None = None, options: dict | None = None,
-         on_step: Callable[[Any, int, dict, Any], None] | None = None) -> Playout:
-    """Play one game. ``policies[seat]`` defaults to uniformly random. ``on_step(before, seat,
-    action, after)`` is called after every applied action (for invariant checks)."""
+         on_step: Callable[[Any, int, dict, Any], None] | None = None,
+         max_steps: int | None = None) -> Playout:
+    """Play one game (or only its first ``max_steps`` steps). ``policies[seat]`` defaults to
+    uniformly random. ``on_step(before, seat, action, after)`` is called after every applied
+    action (for invariant checks)."""
     rng = rng or random.Random(seed)
     state = engine.new_game(num_players, seed, options)
     result = Playout(state)
     for _ in range(MAX_STEPS):
         awaited = engine.awaiting(state)
-        if not awaited:
+        if not awaited or (max_steps is not None and len(result.log) >= max_steps):
             result.state = state
             return result
         seat = SYSTEM if SYSTEM in awaited else rng.choice(sorted(awaited))
@@ -53,6 +55,12 @@ def play(engine, num_players: int, seed: int, policies: list[Callable] | None = 
             on_step(state, seat, action, after)
         state = after
     raise RuntimeError(f"{engine.id}: game with seed {seed} did not end in {MAX_STEPS} steps")
+
+
+def random_point(engine, num_players: int, seed: int, steps: int, options: dict | None = None):
+    """The state after up to ``steps`` uniformly random steps of the game with ``seed`` (for
+    property tests that need positions from the middle of real games)."""
+    return play(engine, num_players, seed, options=options, max_steps=steps).state
 
 
 def replay(engine, num_players: int, seed: int, options: dict | None, log: list[tuple[int, dict]]):

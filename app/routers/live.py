@@ -14,7 +14,6 @@ import logging
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app import store
 from app.chat import handle_chat, send_history
 from app.deps import player_for_token
 from app.errors import ApiError

@@ -10,7 +10,7 @@ import random
 from hypothesis import given, settings, strategies as st
 
 import engines
-from engines import SYSTEM
+from engines import SYSTEM, playout
 
 E = engines.get("synomilia")
 SETTINGS = settings(max_examples=60, deadline=None)
@@ -22,15 +22,7 @@ def vjson(state, seat):
 
 def random_point(seed: int, steps: int):
     """The state after up to ``steps`` uniformly random steps of the game with ``seed``."""
-    rng = random.Random(seed)
-    state = E.new_game(2, seed)
-    for _ in range(steps):
-        awaited = E.awaiting(state)
-        if not awaited:
-            break
-        seat = SYSTEM if SYSTEM in awaited else rng.choice(sorted(awaited))
-        state = E.apply(state, seat, rng.choice(E.legal_actions(state, seat)))
-    return state
+    return playout.random_point(E, 2, seed, steps)
 
 
 def with_prediction(state, seat, card):

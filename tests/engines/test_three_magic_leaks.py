@@ -14,21 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engines
-from engines import SYSTEM
+from engines import playout
 
 E = engines.get("three_magic")
 
 
 def random_state(seed: int, steps: int):
-    rng = random.Random(seed)
-    state = E.new_game(3, seed)
-    for _ in range(steps):
-        awaited = E.awaiting(state)
-        if not awaited:
-            break
-        seat = SYSTEM if SYSTEM in awaited else rng.choice(sorted(awaited))
-        state = E.apply(state, seat, rng.choice(E.legal_actions(state, seat)))
-    return state
+    return playout.random_point(E, 3, seed, steps)
 
 
 def perturb(state, viewer, rng: random.Random):

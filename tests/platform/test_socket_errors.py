@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed
 
 from tests.support.clients import Socket
 from tests.support.driver import setup_room

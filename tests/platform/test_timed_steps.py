@@ -68,7 +68,7 @@ def test_placement_clock_plays_for_late_seats(fake_clock_server):
     assert start["view"]["step"] == "exchange" and start["view"]["metus"] == 0
 
     # the guest decides in time; the host does not
-    view = guest.get(f"/api/rooms/{room_id}/view").json()
+    assert guest.get(f"/api/rooms/{room_id}/view").json()["legal_actions"][0] == {"type": "no_exchange"}
     assert guest.post(f"/api/rooms/{room_id}/actions", {"action": {"type": "no_exchange"}, "version": 0}).status_code == 200
     server.clock.advance(29)
     time.sleep(0.3)

@@ -3,7 +3,6 @@ a separate process started with the README's start command (so a test can SIGKIL
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import socket
