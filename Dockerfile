@@ -1,5 +1,7 @@
 FROM python:3.11-slim
 WORKDIR /srv/asobiba
+# Japanese fonts, so pages rendered in the image (screenshots, headless checks) show Japanese, not boxes.
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-noto-cjk && rm -rf /var/lib/apt/lists/*
 COPY pyproject.toml README.md alembic.ini ./
 COPY app ./app
 COPY engines ./engines
@@ -8,5 +10,10 @@ COPY static ./static
 RUN pip install --no-cache-dir -e .
 ENV HOST=0.0.0.0 PORT=8000
 EXPOSE 8000
+# Liveness (docs/operations.md): the process answers. Readiness (/readyz) is for load balancers.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=2)"]
+# SIGTERM drains (sockets closed with 1012, exit 0) within SHUTDOWN_TIMEOUT: give `docker stop` more.
+STOPSIGNAL SIGTERM
 # Same start command as scripts/serve: migrate, print the URL, serve.
 CMD ["python", "-m", "app"]

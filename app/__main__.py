@@ -5,18 +5,27 @@ from __future__ import annotations
 import uvicorn
 
 from app.db import migrate
+from app.observability import logs
 from app.settings import get_settings
 
 
 def main() -> None:
     settings = get_settings()
+    logs.configure(settings.log_format, settings.log_level)
     migrate(settings.database_url)
+    from app.lifecycle import GracefulServer
     from app.main import create_app
 
+    app = create_app(settings)
     print(f"Asobiba is running at http://{settings.host}:{settings.port}/", flush=True)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="warning",
-                ws_max_size=settings.max_frame_bytes * 4,
-                timeout_graceful_shutdown=5)  # open NDJSON streams would otherwise hold a shutdown forever
+    # log_config=None: uvicorn's loggers go through ours (logs.configure). SIGTERM drains first
+    # (app/lifecycle.py); timeout_graceful_shutdown is what is left of SHUTDOWN_TIMEOUT by then.
+    config = uvicorn.Config(app, host=settings.host, port=settings.port, log_config=None,
+                            ws_max_size=settings.max_frame_bytes * 4,
+                            ws_per_message_deflate=settings.ws_per_message_deflate,
+                            proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips,
+                            timeout_graceful_shutdown=settings.shutdown_timeout)
+    GracefulServer(config, app.state.lifecycle).run()
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""Maintenance commands: ``python -m app.cli rerate [--game G]``, ``python -m app.cli replay FILE``
-and ``python -m app.cli export MATCH_ID [-o FILE]``. They use DATABASE_URL like the server."""
+"""Maintenance commands: ``python -m app.cli rerate [--game G]``, ``python -m app.cli replay FILE``,
+``python -m app.cli export MATCH_ID [-o FILE]`` (these use DATABASE_URL like the server) and
+``python -m app.cli copy-database --from URL --to URL`` (move an instance, e.g. SQLite to PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import json
 import sys
 
 from app import history, ratings
+from app.database_copy import CopyRefused, copy_database
 from app.db import make_engine, make_session_factory, migrate
 from app.settings import get_settings
 
@@ -53,6 +55,18 @@ def cmd_export(args) -> int:
     return 0
 
 
+def cmd_copy_database(args) -> int:
+    """Copy every row of one instance into an empty database (see app/database_copy.py)."""
+    try:
+        report = copy_database(args.source, args.target)
+    except CopyRefused as exc:
+        print(f"copy refused: {exc}", file=sys.stderr)
+        return 2
+    print(report.summary())
+    print("copied; point DATABASE_URL at the target and start the server")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app.cli", description="Asobiba maintenance commands")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -66,6 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     export.add_argument("match_id")
     export.add_argument("-o", "--output")
     export.set_defaults(run=cmd_export)
+    copy = commands.add_parser("copy-database", help="copy a whole instance into an empty database (SQLite -> PostgreSQL)")
+    copy.add_argument("--from", dest="source", required=True, help="source DATABASE_URL (stop its server first)")
+    copy.add_argument("--to", dest="target", required=True, help="target DATABASE_URL (an empty database)")
+    copy.set_defaults(run=cmd_copy_database)
     args = parser.parse_args(argv)
     return args.run(args)
 

@@ -4,7 +4,7 @@ It shows, in one small file, everything a program needs to play: create a guest 
 room from its invite link, read ``GET /api/rooms/{id}/stream`` line by line, and answer each view
 that awaits its seat with ``POST /api/rooms/{id}/actions``, choosing with the game's bot policy
 (``engines.bots``; uniformly random for a game without one). It exits 0 after printing the
-outcome as the last line (JSON)."""
+outcome as the last line (JSON). When the server restarts it reconnects by itself and resumes."""
 
 from __future__ import annotations
 
@@ -12,11 +12,15 @@ import argparse
 import json
 import random
 import sys
+import time
 from urllib.parse import urlsplit
 
 import httpx
 
 from engines.bots import get as get_policy, random_policy
+
+# Reconnections before giving up (the pause grows to 5 s: about two minutes of server downtime).
+RECONNECT_ATTEMPTS = 30
 
 
 def parse_invite(url: str) -> tuple[str, str]:
@@ -31,50 +35,84 @@ def parse_invite(url: str) -> tuple[str, str]:
 
 def play(invite_url: str, name: str, seat: int | None = None, seed: int | None = None,
          log=lambda text: print(text, file=sys.stderr, flush=True)) -> dict:
-    """Join and play until the outcome; returns the final view message."""
+    """Join and play until the outcome; returns the final view message. When the server restarts
+    (the stream ends early, the connection drops, or it answers 503 ``shutting_down``), reconnect
+    at once and then with a growing pause: the stream's first line is the full current view, so
+    nothing is missed and nothing is answered twice."""
     base_url, room_id = parse_invite(invite_url)
     rng = random.Random(seed)
     with httpx.Client(base_url=base_url, timeout=httpx.Timeout(30, read=60)) as http:
         me = _ok(http.post("/api/players", json={"name": name}))
         http.headers["Authorization"] = f"Bearer {me['token']}"
         room = _ok(http.post(f"/api/rooms/{room_id}/join", json={"seat": seat} if seat is not None else None))
-        my_seat = next(s["seat"] for s in room["seats"] if s["player_id"] == me["id"])
+        my_seat = next(s for s in room["seats"] if s["player_id"] == me["id"])["seat"]
         try:
             policy = get_policy(room["game"])
         except ValueError:
             policy = random_policy
         log(f"{name}: seat {my_seat} in a {room['game']} room")
-        answered = -1
-        with http.stream("GET", f"/api/rooms/{room_id}/stream") as stream:
-            if stream.status_code != 200:
-                stream.read()
-                _ok(stream)
-            for line in stream.iter_lines():
-                if not line.strip():
-                    continue
-                message = json.loads(line)
-                if message["type"] != "view":
-                    continue
-                if message["outcome"] is not None:
-                    return message
-                if message["version"] > answered and message["legal_actions"]:
-                    answered = message["version"]
-                    _act(http, room_id, message, policy, rng, log)
-    raise SystemExit("the stream ended before the outcome")
+        answered = [-1]  # the last version this client has answered
+        failures = 0  # reconnections in a row that brought nothing
+        while failures < RECONNECT_ATTEMPTS:
+            lines = [0]
+            try:
+                final = _follow(http, room_id, policy, rng, log, answered, lines)
+            except (httpx.TransportError, ServerRestarting) as exc:
+                final = None
+                log(f"{name}: connection lost ({type(exc).__name__}); reconnecting")
+            if final is not None:
+                return final
+            failures = 0 if lines[0] else failures + 1
+            time.sleep(0 if failures <= 1 else min(5.0, 0.2 * 2 ** failures))
+    raise SystemExit(f"gave up after {RECONNECT_ATTEMPTS} reconnections in a row")
 
 
-def _act(http: httpx.Client, room_id: str, message: dict, policy, rng: random.Random, log) -> None:
-    """Answer one view; a refused action is fine when it is stale (a newer view is on its way)."""
+class ServerRestarting(Exception):
+    """The server answered 503: it is draining for a restart; try again."""
+
+
+def _follow(http: httpx.Client, room_id: str, policy, rng: random.Random, log, answered: list[int],
+            lines: list[int]) -> dict | None:
+    """Read one stream until the outcome (returned) or until it ends early (None); counts its lines."""
+    with http.stream("GET", f"/api/rooms/{room_id}/stream") as stream:
+        if stream.status_code == 503:
+            raise ServerRestarting()
+        if stream.status_code != 200:
+            stream.read()
+            _ok(stream)
+        for line in stream.iter_lines():
+            if not line.strip():
+                continue
+            lines[0] += 1
+            message = json.loads(line)
+            if message["type"] != "view":
+                continue
+            if message["outcome"] is not None:
+                return message
+            if message["version"] > answered[0] and message["legal_actions"] and _act(http, room_id, message, policy, rng, log):
+                answered[0] = message["version"]
+    return None
+
+
+def _act(http: httpx.Client, room_id: str, message: dict, policy, rng: random.Random, log) -> bool:
+    """Answer one view; a refused action is fine when it is stale (a newer view is on its way).
+    False when the server is restarting: the view is answered again once the stream is back."""
     legal = message["legal_actions"]
     action = policy(message["view"], legal, rng)
     for attempt in (action, rng.choice(legal)):
-        response = http.post(f"/api/rooms/{room_id}/actions", json={"action": attempt, "version": message["version"]})
+        try:
+            response = http.post(f"/api/rooms/{room_id}/actions", json={"action": attempt, "version": message["version"]})
+        except httpx.TransportError:
+            return False
         if response.status_code == 200:
-            return
+            return True
+        if response.status_code == 503:
+            return False
         code = response.json().get("error", {}).get("code")
         if code in ("stale_version", "not_your_turn", "match_over"):
-            return
+            return True
         log(f"action {attempt} refused ({code}); trying a random legal one")
+    return True
 
 
 def _ok(response: httpx.Response) -> dict:

@@ -1,8 +1,20 @@
-"""Engine and session factory, and running the Alembic migrations programmatically."""
+"""Engines, sessions, the database worker pool, and running the Alembic migrations.
+
+Why synchronous SQLAlchemy in worker threads rather than the asyncio extension: the read and
+room-change code (store, history, ratings) stays plain, testable ``Session`` code, and
+``Database.run`` gives it to a thread pool exactly as large as the connection pool, so a call never
+blocks a thread on a pool checkout and callers beyond the pool wait their turn as ordinary awaits
+on the event loop (no ``QueuePool limit ... reached`` timeouts, no frozen rooms). The hot path, the
+action log, does not use this pool at all: one writer thread with its own connection commits the
+actions of many rooms per transaction (``app.live.writer``). aiosqlite would add a thread hop per
+statement; here there is one hop per call (reads) or per batch (the log)."""
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Callable, TypeVar
 
 from alembic import command
 from alembic.config import Config
@@ -11,6 +23,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.settings import ROOT
+
+T = TypeVar("T")
 
 
 def ensure_sqlite_folder(database_url: str) -> None:
@@ -21,10 +35,12 @@ def ensure_sqlite_folder(database_url: str) -> None:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
 
 
-def make_engine(database_url: str) -> Engine:
+def make_engine(database_url: str, pool_size: int = 5, max_overflow: int = 10, pool_timeout: float = 30.0) -> Engine:
     ensure_sqlite_folder(database_url)
+    pool = dict(pool_size=pool_size, max_overflow=max_overflow, pool_timeout=pool_timeout)
     if database_url.startswith("sqlite"):
-        engine = create_engine(database_url, connect_args={"check_same_thread": False})
+        # timeout: a writer waits up to 30 s for SQLite's one write lock instead of failing at once.
+        engine = create_engine(database_url, connect_args={"check_same_thread": False, "timeout": 30}, **pool)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection, _record):
@@ -35,11 +51,37 @@ def make_engine(database_url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(database_url, pool_pre_ping=True)
+    return create_engine(database_url, pool_pre_ping=True, **pool)
 
 
 def make_session_factory(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
+
+
+class Database:
+    """The connection pool of the request/socket paths and the threads that use it.
+
+    ``await db.run(fn, *args)`` calls ``fn(session, *args)`` in a worker thread with a fresh
+    session (the caller commits) and returns its result; there are as many workers as the pool
+    has connections (``db_pool_size + db_max_overflow``), so the pool never makes a thread wait."""
+
+    def __init__(self, database_url: str, pool_size: int = 5, max_overflow: int = 10, pool_timeout: float = 30.0):
+        self.url = database_url
+        self.engine = make_engine(database_url, pool_size, max_overflow, pool_timeout)
+        self.session_factory = make_session_factory(self.engine)
+        self.workers = pool_size + max_overflow
+        self._executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="db")
+
+    async def run(self, fn: Callable[..., T], *args) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, self._call, fn, args)
+
+    def _call(self, fn, args):
+        with self.session_factory() as session:
+            return fn(session, *args)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        self.engine.dispose()
 
 
 def alembic_config(database_url: str) -> Config:

@@ -1,5 +1,9 @@
-"""FastAPI dependencies as ``Annotated`` aliases: ``SessionDep``, ``CurrentPlayer``, ``OptionalPlayer``,
-``SettingsDep``, ``HubDep``, ``AdminDep``."""
+"""FastAPI dependencies as ``Annotated`` aliases: ``DbDep``, ``SessionDep``, ``CurrentPlayer``,
+``OptionalPlayer``, ``SettingsDep``, ``HubDep``, ``AdminDep``.
+
+Database work never runs on the event loop: ``async def`` endpoints call ``await db.run(fn)``
+(``DbDep``, a worker thread sized to the pool); ``SessionDep`` is only for plain ``def``
+endpoints, which FastAPI runs in its own thread pool."""
 
 from __future__ import annotations
 
@@ -10,6 +14,8 @@ from fastapi import Depends, Header, Request
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.accounts import service as accounts
+from app.db import Database
 from app.errors import ApiError
 from app.models import Player
 from app.security import hash_token, same_secret
@@ -19,6 +25,10 @@ from app.settings import Settings
 def get_session(request: Request) -> Iterator[Session]:
     with request.app.state.session_factory() as session:
         yield session
+
+
+def get_db(request: Request) -> Database:
+    return request.app.state.db
 
 
 def get_settings_dep(request: Request) -> Settings:
@@ -40,18 +50,20 @@ def bearer_token(authorization: str | None) -> str | None:
 
 def player_for_token(session: Session, token: str) -> Player:
     player = session.scalar(select(Player).where(Player.token_hash == hash_token(token)))
+    if player is None:
+        player = accounts.player_for_session_token(session, token)  # a claimed name's log-in session
     if player is None or player.is_bot:
         raise ApiError(401, "bad_token", "unknown or revoked token")
     return player
 
 
-def get_optional_player(session: Annotated[Session, Depends(get_session)],
-                        authorization: Annotated[str | None, Header()] = None) -> Player | None:
+async def get_optional_player(db: Annotated[Database, Depends(get_db)],
+                              authorization: Annotated[str | None, Header()] = None) -> Player | None:
     token = bearer_token(authorization)
-    return player_for_token(session, token) if token else None
+    return await db.run(player_for_token, token) if token else None
 
 
-def get_current_player(player: Annotated[Player | None, Depends(get_optional_player)]) -> Player:
+async def get_current_player(player: Annotated[Player | None, Depends(get_optional_player)]) -> Player:
     if player is None:
         raise ApiError(401, "bad_token", "this needs a player token: POST /api/players first")
     return player
@@ -64,6 +76,7 @@ def require_admin(settings: Annotated[Settings, Depends(get_settings_dep)],
         raise ApiError(403, "not_admin", "this needs the admin token")
 
 
+DbDep = Annotated[Database, Depends(get_db)]
 SessionDep = Annotated[Session, Depends(get_session)]
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 CurrentPlayer = Annotated[Player, Depends(get_current_player)]

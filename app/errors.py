@@ -15,9 +15,21 @@ class ApiError(Exception):
         self.status = status
         self.code = code
         self.message = message
+        self.headers: dict[str, str] | None = None  # e.g. Retry-After on 429
 
     def as_dict(self) -> dict:
         return {"code": self.code, "message": self.message}
+
+
+def seat_name(seat: int) -> str:
+    """How a message a person reads names a seat: 1-based, as the room page numbers them
+    (the API's ``seat`` fields stay 0-based indices)."""
+    return f"Seat {seat + 1}"
+
+
+def bad_seat(wanted: int, num_seats: int) -> ApiError:
+    return ApiError(422, "bad_seat", f"seat index {wanted} does not exist: this room has "
+                                     f"{seat_name(0)}–{seat_name(num_seats - 1)} (indices 0–{num_seats - 1})")
 
 
 def not_found(what: str, key: str) -> ApiError:
@@ -25,7 +37,7 @@ def not_found(what: str, key: str) -> ApiError:
 
 
 async def api_error_handler(_request: Request, exc: ApiError) -> JSONResponse:
-    return JSONResponse(status_code=exc.status, content={"error": exc.as_dict()})
+    return JSONResponse(status_code=exc.status, content={"error": exc.as_dict()}, headers=exc.headers)
 
 
 async def validation_error_handler(_request: Request, exc: RequestValidationError) -> JSONResponse:

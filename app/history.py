@@ -67,7 +67,7 @@ def match_record(session: Session, match: Match, admin: bool = False) -> dict:
     record = {
         "id": match.id, "game": match.game, "title": engine.title, "engine_version": match.engine_version,
         "options": match.options, "status": match.status, "seats": seats, "outcome": match.outcome,
-        "scores": (match.outcome or {}).get("scores"), "steps": match.version,
+        "scores": (match.outcome or {}).get("scores"), "steps": store.log_length(session, match.id),
         "rated": any(r.rated for r in results.values()),
         "unrated_reason": ratings.unrated_reason(session, match),
         "rating_changes": [dict(_change(r), seat=r.seat, player_id=r.player_id) for r in results.values() if r.rated],
@@ -92,8 +92,8 @@ def parse_seat(match: Match, seat: str | None) -> int | str | None:
         return None
     if seat == "all":
         return "all"
-    if not seat.isdigit() or int(seat) >= len(match.seats):
-        raise ApiError(422, "bad_seat", f"seat must be 0–{len(match.seats) - 1}, 'spectator' or 'all' (admins); not {seat!r}")
+    if not (seat.isascii() and seat.isdigit()) or int(seat) >= len(match.seats):
+        raise ApiError(422, "bad_seat", f"seat must be 0–{len(match.seats) - 1}, 'spectator' or 'all'; not {seat!r}")
     return int(seat)
 
 
@@ -173,6 +173,9 @@ def abort_match(session_factory: sessionmaker[Session], match_id: str) -> Match:
         session.refresh(match, with_for_update=True)
         if match.status != "running":
             raise ApiError(409, "not_running", f"the match is {match.status}; only a running match can be aborted")
+        resumed = store.load_match(session, match_id)  # the snapshot at the end, as for a finished match
+        match.version = resumed.version
+        match.state = engines.get(match.game).state_to_json(resumed.state)
         match.status = "aborted"
         match.finished_at = utcnow()
         session.get(Room, match.room_id).status = "aborted"

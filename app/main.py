@@ -10,44 +10,92 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 
 from app.body_limit import BodyLimitMiddleware
+from app.request_guard import RequestGuardMiddleware
+from app.security_headers import SecurityHeadersMiddleware
 from app.clock import SystemClock
-from app.db import make_engine, make_session_factory
+from app.db import Database, make_engine, make_session_factory
 from app.errors import ApiError, api_error_handler, validation_error_handler
+from app.lifecycle import DrainGate, Lifecycle
+from app.limits import Limiter
 from app.live.hub import Hub
-from app import ratings
+from app.live.writer import ActionWriter
+from app.observability import metrics as observed
+from app.observability.middleware import ObservabilityMiddleware
+from app import openapi_links, ratings, unavailable
 from app.routers import games, live, pages, players, rooms
 from app.routers import admin, leaderboard, matches  # ratings, history, replay, admin (issue 8)
 from app.routers import bots, stream  # bot seats, NDJSON stream (issue 9)
+from app.routers import accounts, me, rematch  # accounts, a returning player's rooms, rematch (issue 16)
+from app.routers import health, metrics  # probes and Prometheus metrics (issue 19)
 from app.settings import ROOT, Settings, get_settings
+
+
+def hub_class(settings: Settings):
+    """One process (the default), or a member of a cluster when ``REDIS_URL`` is set (app/cluster/)."""
+    if settings.redis_url:
+        from app.cluster.hub import ClusterHub
+        return ClusterHub
+    return Hub
+
+
+def shared_buckets(hub):
+    """Rate-limit buckets in Redis for a cluster's processes; None = this process's memory."""
+    bus = getattr(hub, "bus", None)
+    if bus is None:
+        return None
+    from app.cluster.limits import RedisBucketStore
+    return RedisBucketStore(bus)
 
 
 def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     settings = settings or get_settings()
-    db_engine = make_engine(settings.database_url)
-    session_factory = make_session_factory(db_engine)
+    db = Database(settings.database_url, settings.db_pool_size, settings.db_max_overflow, settings.db_pool_timeout)
+    # The action log has a connection of its own, so REST traffic never delays a move's commit.
+    writer_engine = make_engine(settings.database_url, pool_size=1, max_overflow=0)
+    writer = ActionWriter(make_session_factory(writer_engine), settings.commit_window_ms / 1000,
+                          settings.commit_max_batch)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        writer.start()
         await app.state.hub.resume_running()
         yield
         app.state.hub.shutdown()
-        db_engine.dispose()
+        writer.close()
+        writer_engine.dispose()
+        db.close()
 
     app = FastAPI(title="Asobiba", version="0.1.0", lifespan=lifespan,
                   description="Play small Japanese board and card games with friends: REST, an NDJSON stream, "
                               "and the live WebSocket described here.\n\n" + (live.__doc__ or ""))
     app.state.settings = settings
-    app.state.session_factory = session_factory
-    app.state.hub = Hub(settings, session_factory, clock or SystemClock())
+    app.state.db = db
+    app.state.session_factory = db.session_factory
+    app.state.writer = writer
+    clock = clock or SystemClock()
+    app.state.db_engine = db.engine
+    app.state.hub = hub_class(settings)(settings, db, writer, clock)
+    app.state.limiter = Limiter(settings, clock, shared_buckets(app.state.hub))
+    app.state.lifecycle = Lifecycle(settings.shutdown_unready_seconds, settings.shutdown_timeout)
+    # Drains on SIGTERM; a cluster member hands its rooms over from within (ClusterHub.hand_over).
+    app.state.lifecycle.on_drain(app.state.hub.drain)
+    observed.watch(app.state.hub, app.state.lifecycle)
     app.add_exception_handler(ApiError, api_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
+    unavailable.install(app)  # database outages: 503 unavailable, never a 500
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_frame_bytes)
+    app.add_middleware(RequestGuardMiddleware)
+    app.add_middleware(SecurityHeadersMiddleware)
+    app.add_middleware(DrainGate, lifecycle=app.state.lifecycle)
+    app.add_middleware(ObservabilityMiddleware)  # outermost: ids, logs and metrics for everything
     ratings.install()  # rate matches in the transaction that finishes them
     for module in (players, games, rooms, live, pages,
                    bots, stream,
                    leaderboard,  # after players, so /api/players/me keeps its route
-                   matches,
-                   admin):
+                   matches, me, rematch, accounts,
+                   admin,
+                   health, metrics):
         app.include_router(module.router)
+    openapi_links.install(app)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     return app

@@ -1,5 +1,5 @@
-"""Database tables. A match is ``seed + options + action log``; ``state`` is a cached snapshot
-that a replay of the log must reproduce exactly."""
+"""Database tables. A match is ``seed + options + action log``; ``state`` is a snapshot (taken
+every ``snapshot_every`` actions and at the end) that a replay of the log must reproduce exactly."""
 
 from __future__ import annotations
 
@@ -39,6 +39,8 @@ class Room(Base):
     match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     # Seconds a bot in this room waits before acting; None = the server's default.
     bot_think_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # Seconds a seated player may be away from a running match before a bot plays for them.
+    grace_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -66,6 +68,8 @@ class Match(Base):
     # running -> finished | aborted
     status: Mapped[str] = mapped_column(String(16), default="running", index=True)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # The latest snapshot: ``state`` after the first ``version`` actions. The log may be ahead of it
+    # while the match runs (resume = snapshot + the later actions); at the end it holds the final state.
     version: Mapped[int] = mapped_column(Integer, default=0)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -78,11 +82,23 @@ class MatchAction(Base):
     __tablename__ = "match_actions"
     __table_args__ = (UniqueConstraint("match_id", "idx", name="uq_match_actions_match_idx"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), index=True)
+    # No index of its own: the unique (match_id, idx) constraint serves every lookup by match.
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))
     idx: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class MatchOwner(Base):
+    """The fencing token of a running match in a cluster (``app.cluster.fencing``): the process that
+    claimed the newest ``epoch`` is the only one whose commits are accepted."""
+
+    __tablename__ = "match_owners"
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    epoch: Mapped[int] = mapped_column(Integer)
+    node_id: Mapped[str] = mapped_column(String(32))
+    claimed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class ChatMessage(Base):
@@ -129,3 +145,15 @@ class MatchResult(Base):
     mu_after: Mapped[float | None] = mapped_column(Float, nullable=True)
     sigma_after: Mapped[float | None] = mapped_column(Float, nullable=True)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+
+
+class Abandonment(Base):
+    """A seated player was away longer than the room's grace period and a bot took their seat
+    (``app.live.zombies``): counted in the player's record; the match is not rated."""
+    __tablename__ = "abandonments"
+    __table_args__ = (UniqueConstraint("match_id", "seat", "player_id", name="uq_abandonment"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -19,7 +19,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from app import store
-from app.models import Match, MatchResult, Player, PlayerRating, RoomSeat
+from app.models import Abandonment, Match, MatchResult, Player, PlayerRating, RoomSeat
 
 MODEL = PlackettLuce()
 # Sigma starts at 25/3 ≈ 8.33 and falls by roughly 0.1–0.3 per rated two-player match.
@@ -46,8 +46,8 @@ def unrated_reason(session: Session, match: Match) -> str | None:
         return "a bot played"
     now_seated = session.scalars(select(Player.is_bot).join(RoomSeat, RoomSeat.player_id == Player.id)
                                  .where(RoomSeat.room_id == match.room_id))
-    if any(now_seated):
-        return "a bot took over a seat"
+    if any(now_seated) or session.scalar(select(Abandonment.id).where(Abandonment.match_id == match.id).limit(1)):
+        return "a bot took over a seat"  # seated in place of a leaver, or playing for an absent player
     ids = [seat["player_id"] for seat in match.seats]
     if len(set(ids)) != len(ids):
         return "one player held several seats"

@@ -2,13 +2,78 @@
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+import engines
+from fastapi import Path
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+# Every number a client sends fits a JavaScript number exactly and every id a 64-bit database column.
+MAX_INT = 2**53 - 1
+MAX_DEPTH = 16
+MAX_SEATS = 64
+MAX_OFFSET = 1_000_000  # deepest page of any list
+
+
+def json_problem(value: Any, depth: int = 0) -> str | None:
+    """Why a client's JSON value cannot be taken as it is (None if it can): nesting deeper than
+    MAX_DEPTH, integers beyond ±MAX_INT, NaN or infinities, NUL characters (PostgreSQL stores none)."""
+    if depth > MAX_DEPTH:
+        return f"nested deeper than {MAX_DEPTH} levels"
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return None if -MAX_INT <= value <= MAX_INT else f"integer {value} is out of range (±{MAX_INT})"
+    if isinstance(value, float):
+        return None if math.isfinite(value) else "numbers must be finite"
+    if isinstance(value, str):
+        return "text must not contain NUL characters" if "\x00" in value else None
+    if isinstance(value, list):
+        return next((p for p in (json_problem(v, depth + 1) for v in value) if p), None)
+    if isinstance(value, dict):
+        return next((p for p in (json_problem(k, depth + 1) or json_problem(v, depth + 1)
+                                 for k, v in value.items()) if p), None)
+    return f"unsupported value of type {type(value).__name__}"
+
+
+def _plain_json(value: Any) -> Any:
+    problem = json_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+JsonObject = Annotated[dict[str, Any], AfterValidator(_plain_json)]
+Version = Annotated[int, Field(ge=0, le=MAX_INT, strict=True)]
+SeatNumber = Annotated[int, Field(ge=0, lt=MAX_SEATS, strict=True)]
+
+
+ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+RoomId = Annotated[str, Path(pattern=ID_PATTERN, description="the room's id (the secret of its invite link)")]
+MatchId = Annotated[str, Path(pattern=ID_PATTERN)]
+PlayerId = Annotated[str, Path(pattern=ID_PATTERN)]
+
+
+def _options_schema(schema: dict) -> None:
+    """Every game's room options with their types and ranges (which ones a game takes: GET /api/games)."""
+    kinds = {"int": "integer", "float": "number", "bool": "boolean"}
+    properties = {}
+    for engine in engines.all_engines():
+        for option in getattr(engine, "options", []):
+            prop = {"type": kinds.get(option.get("type"), "string")}
+            if "min" in option:
+                prop["minimum"] = option["min"]
+            if "max" in option:
+                prop["maximum"] = option["max"]
+            properties.setdefault(option["name"], prop)
+    schema.update(type="object", properties=properties, additionalProperties=False,
+                  description="the game's room options (see GET /api/games); an option another game has is refused")
 
 
 class NewPlayer(BaseModel):
-    name: str = Field(min_length=1, max_length=40, examples=["Hanako"])
+    name: str = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$", examples=["Hanako"],
+                      description="any text without control characters")
 
 
 class PlayerCreated(BaseModel):
@@ -20,6 +85,7 @@ class PlayerCreated(BaseModel):
 class GameInfo(BaseModel):
     id: str
     title: str
+    title_ja: str
     min_players: int
     max_players: int
     options: list[dict[str, Any]]
@@ -28,20 +94,24 @@ class GameInfo(BaseModel):
 
 class NewRoom(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"game": "synomilia", "options": {"reveal_delay": 3}, "seats": 2}]})
-    game: str
-    options: dict[str, Any] = Field(default_factory=dict)
-    seats: int | None = Field(default=None, description="number of seats; default the game's minimum")
+    game: str = Field(max_length=40, json_schema_extra={"enum": engines.ids()})
+    options: JsonObject = Field(default_factory=dict, json_schema_extra=_options_schema)
+    seats: int | None = Field(default=None, ge=1, le=MAX_SEATS, strict=True,
+                              description="number of seats; default the game's minimum")
     bot_think_seconds: float | None = Field(default=None, ge=0, le=30)
+    grace_seconds: float | None = Field(default=None, ge=0, le=3600, description=(
+        "seconds a seated player may be away from the running match before the game's bot plays for "
+        "them until they come back (a zombie seat); default the server's (60), 0 = never"))
 
 
 class JoinRoom(BaseModel):
-    seat: int | None = None
+    seat: SeatNumber | None = None
 
 
 class ActionIn(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"action": {"type": "pass"}, "version": 12}]})
-    action: dict[str, Any]
-    version: int = Field(description="the version of the view this action answers; a stale one is refused")
+    action: JsonObject
+    version: Version = Field(description="the version of the view this action answers; a stale one is refused")
 
 
 class ViewMessage(BaseModel):

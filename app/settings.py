@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -26,9 +27,78 @@ class Settings(BaseSettings):
     resync_window: int = 64
     # Seconds a server-side bot waits before acting, so humans can follow (room option overrides).
     bot_think_seconds: float = 0.8
-    # Chat: longest message, and messages per sender per 10 seconds.
+    # Chat: longest message (its rate is ``rate_chat_per_*`` below).
     chat_max_chars: int = 500
-    chat_rate_per_10s: int = 5
+    # Account log-in sessions expire after this many days (issue 16).
+    session_days: int = 30
+
+    # Rate limits (app/limits/): "credits/seconds" = a bucket of that many credits per token (or
+    # per IP), refilled in full over that many seconds; "off" disables one. Generous: people and
+    # programs playing normally never meet them; scripts hammering the server do.
+    rate_players_per_ip: str = "100/600"
+    # Account log-ins and claims (argon2 is slow on purpose; guessing passwords must be slower still).
+    rate_logins_per_ip: str = "20/300"
+    rate_rooms_per_token: str = "30/600"
+    rate_rooms_per_ip: str = "120/600"
+    rate_actions_per_token: str = "600/60"
+    rate_actions_per_ip: str = "3000/60"
+    rate_frames_per_token: str = "1200/60"
+    rate_frames_per_ip: str = "6000/60"
+    rate_chat_per_token: str = "5/10"
+    rate_chat_per_ip: str = "30/10"
+    # Reverse proxies trusted to name the client (X-Forwarded-For), so per-IP limits see clients, not
+    # the proxy: comma-separated addresses, or "*" when only a proxy can reach the app (docker-compose).
+    forwarded_allow_ips: str = "127.0.0.1"
+    # Refused socket frames within a minute before the socket is closed (1008).
+    ws_flood_strikes: int = 30
+    # Zombie seats: seconds a seated player may be away from a running match before the game's bot
+    # plays for them (room option ``grace_seconds`` overrides; 0 = never).
+    zombie_grace_seconds: float = 60.0
+    # Slow consumers: messages queued for one socket before it is closed (1013) to resync later.
+    send_queue_limit: int = 256
+    # Bounds: watchers of one room, live sockets of one player, rooms one player hosts not yet started.
+    max_spectators_per_room: int = 200
+    max_sockets_per_player: int = 16
+    max_open_rooms_per_player: int = 20
+
+    # Cluster (docs/scaling.md): with a Redis URL this process joins the cluster of every process
+    # that shares the database and ``cluster_prefix``; empty = one process, nothing in Redis.
+    redis_url: str = ""
+    # Namespaces every Redis key and channel, so several clusters can share one Redis.
+    cluster_prefix: str = "asobiba"
+    # A room's owner holds its lease this long without renewing it; a dead owner's rooms are taken
+    # over after at most this plus one sweep (``cluster_sweep_seconds``).
+    cluster_lease_seconds: float = 3.0
+    cluster_sweep_seconds: float = 0.5
+
+    # Operations (docs/operations.md): log lines as "text" (readable) or "json" (one object a line),
+    # the least level logged, and the bearer token for /metrics (the admin token works too).
+    log_format: Literal["text", "json"] = "text"
+    log_level: str = "INFO"
+    metrics_token: str = ""
+    # Graceful shutdown on SIGTERM: /readyz answers 503 for this long while everything else still
+    # serves (so a load balancer stops sending new players here), then the drain starts; the whole
+    # shutdown, drain included, ends within shutdown_timeout seconds.
+    shutdown_unready_seconds: float = 1.0
+    shutdown_timeout: float = 10.0
+
+    # Database connections for the request/socket paths (reads, room changes); callers beyond
+    # db_pool_size + db_max_overflow queue on the event loop for a free worker (see app/db.py).
+    db_pool_size: int = 5
+    db_max_overflow: int = 10
+    db_pool_timeout: float = 30.0
+    # The action log: one writer with its own connection commits the actions of every room that
+    # arrived while its previous commit ran (group commit), plus at most commit_window_ms more.
+    commit_window_ms: float = 0.0
+    commit_max_batch: int = 512
+    # A snapshot of the match state is stored every this many actions (and at the end); resuming
+    # a match replays the actions after the latest snapshot.
+    snapshot_every: int = 32
+    # Room summaries (seats, presence) go out at most once per this many seconds per room.
+    room_push_interval: float = 0.05
+    # WebSocket compression (permessage-deflate). Off: each view is encoded once and the same bytes
+    # go to every socket of a seat; deflate would compress them again for every socket.
+    ws_per_message_deflate: bool = False
 
     def invite_base(self) -> str:
         return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")

@@ -1,17 +1,22 @@
-"""Database reads and writes shared by the REST routers and the live layer.
+"""Database reads and writes shared by the REST routers and the live layer. Every function takes
+a synchronous ``Session`` and runs in a worker thread (``Database.run``) or in the action writer's
+thread, never on the event loop.
 
-Each write is one transaction: an action row and the match's new version, state and (when the
-game ended) outcome are committed together, before anything is pushed to a client."""
+The action log is the record of a match: ``write_log`` appends one small row per accepted action
+(seat, action, version) and only every ``snapshot_every`` actions, and at the end, rewrites the
+match's snapshot; resuming reads the snapshot and replays the actions after it."""
 
 from __future__ import annotations
 
 import secrets
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 import engines
+from engines.bots import DEFAULT_LEVEL
 from app.errors import ApiError, not_found
 from app.models import Match, MatchAction, Player, Room, RoomSeat, utcnow
 from app.security import new_id
@@ -20,8 +25,54 @@ from app.security import new_id
 finish_hooks: list[Callable[[Session, Match], None]] = []
 
 
-def get_room(session: Session, room_id: str) -> Room:
-    room = session.get(Room, room_id) if isinstance(room_id, str) and len(room_id) <= 64 else None
+@dataclass(slots=True)
+class LogEntry:
+    """One accepted action on its way to the log: it took match ``match_id`` from version ``idx``
+    to ``idx + 1``. ``snapshot`` (the state JSON after it) is set when a snapshot is due,
+    ``outcome`` when the action ended the match (then ``snapshot`` is set too)."""
+
+    match_id: str
+    idx: int
+    seat: int
+    action: dict
+    snapshot: dict | None = None
+    outcome: dict | None = None
+
+
+@dataclass
+class RoomInfo:
+    """What the live room needs to know about a room's row and its seats (read in a worker)."""
+
+    id: str
+    game: str
+    options: dict
+    status: str
+    host_id: str
+    match_id: str | None
+    num_seats: int
+    bot_think_seconds: float | None
+    seats: list[dict] = field(default_factory=list)  # {"seat", "player_id", "name", "bot", "left"}
+    grace_seconds: float | None = None  # before an absent player's seat goes to a bot (zombie seats)
+
+
+@dataclass
+class MatchInfo:
+    """A match as the runner resumes it: the snapshot's state with the later actions applied."""
+
+    id: str
+    game: str
+    seed: int
+    num_players: int
+    options: dict
+    status: str
+    state: Any
+    version: int
+
+
+def get_room(session: Session, room_id: str, for_update: bool = False) -> Room:
+    room = None
+    if isinstance(room_id, str) and len(room_id) <= 64:
+        room = session.get(Room, room_id, with_for_update=for_update)
     if room is None:
         raise not_found("room", room_id)
     return room
@@ -35,6 +86,35 @@ def seat_of(session: Session, room_id: str, player_id: str | None) -> int | None
     if player_id is None:
         return None
     return session.scalar(select(RoomSeat.seat).where(RoomSeat.room_id == room_id, RoomSeat.player_id == player_id))
+
+
+def room_info(session: Session, room_id: str) -> RoomInfo:
+    room = get_room(session, room_id)
+    rows = session.execute(select(RoomSeat, Player.name, Player.is_bot)
+                           .outerjoin(Player, Player.id == RoomSeat.player_id)
+                           .where(RoomSeat.room_id == room_id).order_by(RoomSeat.seat)).all()
+    seats = [{"seat": s.seat, "player_id": s.player_id, "name": name if s.player_id else None,
+              "bot": bool(s.player_id and is_bot), "left": s.left,
+              "bot_level": (s.private_data or {}).get("bot_level", DEFAULT_LEVEL) if s.player_id and is_bot else None}
+             for s, name, is_bot in rows]
+    return RoomInfo(room.id, room.game, room.options, room.status, room.host_id, room.match_id, room.num_seats,
+                    room.bot_think_seconds, seats, room.grace_seconds)
+
+
+def load_match(session: Session, match_id: str) -> MatchInfo:
+    """The match's latest snapshot with the actions after it applied (how a runner resumes)."""
+    match = session.get(Match, match_id)
+    if match is None:
+        raise not_found("match", match_id)
+    engine = engines.get(match.game)
+    state = engine.state_from_json(match.state)
+    tail = session.execute(select(MatchAction.seat, MatchAction.action)
+                           .where(MatchAction.match_id == match_id, MatchAction.idx >= match.version)
+                           .order_by(MatchAction.idx)).all()
+    for seat, action in tail:
+        state = engine.apply(state, seat, action)
+    return MatchInfo(match.id, match.game, match.seed, len(match.seats), match.options, match.status, state,
+                     match.version + len(tail))
 
 
 def start_match(session: Session, room: Room) -> Match:
@@ -57,29 +137,53 @@ def start_match(session: Session, room: Room) -> Match:
     return match
 
 
-def record_action(session_factory: sessionmaker[Session], match_id: str, idx: int, seat: int,
-                  action: dict, state_json: dict, outcome: dict | None) -> None:
-    """Append action ``idx`` and the match's new snapshot in one transaction.
+def write_log(session: Session, entries: list[LogEntry]) -> None:
+    """Append ``entries`` (of any matches, each match's in order) inside the caller's transaction:
+    one multi-row INSERT into the log, a snapshot UPDATE where one is due, and for an action that
+    ended its match the outcome, the room's status and the finish hooks (ratings).
 
     The unique (match_id, idx) constraint refuses a second writer for the same version."""
-    with session_factory() as session, session.begin():
-        match = session.get(Match, match_id)
+    now = utcnow()
+    # A Core executemany on the table (not the ORM's bulk path): the writer thread holds the GIL
+    # while it builds parameters, and the ORM path costs several times more per row.
+    session.connection().execute(insert(MatchAction.__table__), [
+        {"match_id": e.match_id, "idx": e.idx, "seat": e.seat, "action": e.action, "created_at": now} for e in entries])
+    for entry in entries:
+        if entry.snapshot is None:
+            continue
+        if entry.outcome is None:
+            session.execute(update(Match).where(Match.id == entry.match_id, Match.version <= entry.idx)
+                            .values(version=entry.idx + 1, state=entry.snapshot)
+                            .execution_options(synchronize_session=False))
+            continue
+        match = session.get(Match, entry.match_id)
         if match is None or match.status != "running":
-            raise ApiError(409, "match_over", f"match {match_id} is {match.status if match else 'gone'}; no more actions are taken")
-        if match.version != idx:
-            raise ApiError(409, "stale_version", f"match {match_id} is not at version {idx}")
-        session.add(MatchAction(match_id=match_id, idx=idx, seat=seat, action=action))
-        match.version = idx + 1
-        match.state = state_json
-        if outcome is not None:
-            match.status = "finished"
-            match.outcome = outcome
-            match.finished_at = utcnow()
-            room = session.get(Room, match.room_id)
-            room.status = "finished"
-            session.flush()
-            for hook in finish_hooks:
-                hook(session, match)
+            raise ApiError(409, "match_over",
+                           f"match {entry.match_id} is {match.status if match else 'gone'}; no more actions are taken")
+        match.version = entry.idx + 1
+        match.state = entry.snapshot
+        match.status = "finished"
+        match.outcome = entry.outcome
+        match.finished_at = now
+        session.get(Room, match.room_id).status = "finished"
+        session.flush()
+        for hook in finish_hooks:
+            hook(session, match)
+
+
+def record_action(session_factory: sessionmaker[Session], match_id: str, idx: int, seat: int,
+                  action: dict, state_json: dict, outcome: dict | None) -> None:
+    """Append one action with a snapshot in its own transaction (tools and tests; the server goes
+    through the group-committing writer)."""
+    with session_factory() as session, session.begin():
+        write_log(session, [LogEntry(match_id, idx, seat, action, state_json, outcome)])
+
+
+def log_length(session: Session, match_id: str) -> int:
+    """How many actions the match's log holds (its current version)."""
+    last = session.scalar(select(MatchAction.idx).where(MatchAction.match_id == match_id)
+                          .order_by(MatchAction.idx.desc()).limit(1))
+    return 0 if last is None else last + 1
 
 
 def match_log(session: Session, match_id: str) -> list[tuple[int, dict]]:

@@ -15,6 +15,10 @@ Optional members, used by the server when present:
 - ``check_invariants(state) -> None``: raises ``AssertionError`` if a conservation law broke.
 - ``version``: engine version string recorded in exports.
 
+Seats: every function taking a seat accepts only real ints in range (``check_seat``), ``None``
+(spectator) in ``view`` and ``SYSTEM`` in ``legal_actions``/``apply``; anything else (``True``,
+``7``, ``"1"``) raises ``InvalidAction``.
+
 Automatic steps: ``SYSTEM`` (-1) is a pseudo-seat. ``awaiting`` contains it when the next step is
 the server's; then ``legal_actions(state, SYSTEM)`` has exactly one action. ``awaiting`` is empty
 exactly when the game is over.
@@ -53,6 +57,40 @@ class Engine(Protocol):
     def outcome(self, state: Any) -> dict | None: ...
     def state_to_json(self, state: Any) -> dict: ...
     def state_from_json(self, data: dict) -> Any: ...
+
+
+def check_seat(seat, num_players: int, *, spectator: bool = False, system: bool = False):
+    """Return ``seat`` if it is a real seat number (an int, not a bool) in ``0..num_players-1``;
+    ``None`` (a spectator) and ``SYSTEM`` pass only where allowed. Anything else raises
+    ``InvalidAction`` naming the value: engine functions call this first, so ``True`` is never
+    taken for seat 1 nor ``7`` for a spectator."""
+    if seat is None and spectator:
+        return None
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        if 0 <= seat < num_players or (system and seat == SYSTEM):
+            return seat
+    allowed = f"0..{num_players - 1}" + (", None (spectator)" if spectator else "") + \
+        (f", {SYSTEM} (the server)" if system else "")
+    raise InvalidAction(f"seat {seat!r} is not a seat of this {num_players}-player game (expected {allowed})")
+
+
+CLOCK_OPTION = "turn_seconds"
+
+
+def clock_option(default: int, what_en: str, what_ja: str) -> dict:
+    """The per-decision clock every game offers (room option ``turn_seconds``; Peribit's is its
+    rules' ``placement_clock``). ``what_*`` says what the server does for a seat whose time runs out."""
+    return {"name": CLOCK_OPTION, "type": "int", "default": default, "min": 0, "max": 600,
+            "label_en": f"Clock per decision (seconds, 0 = none; when it runs out: {what_en})",
+            "label_ja": f"1手の持ち時間(秒、0=なし。時間切れ: {what_ja})"}
+
+
+def seat_clock(seconds: float, seat: int, awaited: frozenset) -> float | None:
+    """``clock_seconds`` for one seat: the room's clock while that seat is awaited; None when the
+    room has no clock (0), for SYSTEM, and for a seat nobody waits for."""
+    if seconds <= 0 or seat == SYSTEM or seat not in awaited:
+        return None
+    return float(seconds)
 
 
 def resolve_options(specs: list[dict], options: dict | None) -> dict:

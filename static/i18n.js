@@ -35,6 +35,7 @@ const STRINGS = {
   winner: ["Winner", "勝者"],
   rank: ["Rank", "順位"],
   reconnecting: ["Reconnecting…", "再接続中…"],
+  restarting: ["Server restarting, reconnecting…", "サーバー再起動中、再接続しています…"],
   status_open: ["Waiting to start", "開始待ち"],
   status_running: ["Playing", "対戦中"],
   status_finished: ["Finished", "終了"],

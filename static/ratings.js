@@ -1,7 +1,8 @@
 // Ratings pages: a leaderboard per game (?game=id) and a player's page (?player=id) with their
 // rating in each game (provisional ones marked) and recent matches linking to replays.
 import { h } from "/static/dom.js";
-import { t } from "/static/i18n.js";
+import { getLang, t } from "/static/i18n.js";
+import { gameTitle } from "/static/client.js";
 
 const main = document.getElementById("main");
 const params = new URLSearchParams(location.search);
@@ -19,8 +20,8 @@ function ratingCells(r) {
 }
 
 async function leaderboard(games, game) {
-  const select = h("select", { id: "board-game", onchange: () => { location.search = `?game=${select.value}`; } },
-    games.map((g) => h("option", { value: g.id, selected: g.id === game }, g.title)));
+  const select = h("select", { id: "board-game", "aria-label": t("game"), onchange: () => { location.search = `?game=${select.value}`; } },
+    games.map((g) => h("option", { value: g.id, selected: g.id === game }, gameTitle(g, getLang()))));
   const board = await getJson(`/api/games/${game}/leaderboard?include_provisional=true`);
   const rows = board.entries.map((e) => h("tr", {}, h("td", {}, String(e.rank)),
     h("td", {}, h("a", { href: `/static/ratings.html?player=${e.player_id}` }, e.name)), ...ratingCells(e)));
@@ -33,7 +34,7 @@ async function leaderboard(games, game) {
 
 async function playerPage(games, playerId) {
   const profile = await getJson(`/api/players/${playerId}`);
-  const title = (id) => games.find((g) => g.id === id)?.title || id;
+  const title = (id) => { const g = games.find((x) => x.id === id); return g ? gameTitle(g, getLang()) : id; };
   const ratings = profile.ratings.map((r) => h("tr", {}, h("td", {}, h("a", { href: `?game=${r.game}` }, title(r.game))), ...ratingCells(r)));
   const matches = profile.recent_matches.map((m) => h("li", {},
     h("a", { href: `/static/replay.html?match=${m.match_id}` }, title(m.game)), ` — ${t("rank")} ${m.rank + 1} · `,

@@ -4,6 +4,8 @@
 // when the module is missing or fails. Used by replay.html and, with seat "all", by admin.html.
 import { h } from "./dom.js";
 import { getLang, t } from "./i18n.js";
+import { reasonText } from "./reasons.js";
+import { rematchLinks } from "./rematch.js";
 
 const TOKEN_KEY = "asobiba.token";
 const AUTOPLAY_MS = 900;
@@ -134,7 +136,7 @@ export function mountReplay(root, options) {
     if (mine !== request) return;
     const parts = [];
     if (data.outcome) {
-      parts.push(h("p", { class: "replay-outcome" }, `${t("game_over")}: ${data.outcome.reason || ""}`));
+      parts.push(h("p", { class: "replay-outcome" }, `${t("game_over")}: ${reasonText(data.outcome.reason, getLang(), (s) => nameOf(data, s))}`));
     }
     if (data.seat === "all") {
       parts.push(h("h3", {}, t("Spectator view", "観戦者の視点")), drawView(module, data, data.view, null));
@@ -178,8 +180,9 @@ async function replayPage() {
     return;
   }
   const mySeat = me ? record.seats.find((s) => s.player_id === me.id)?.seat : undefined;
-  const seats = [{ value: "", label: t("Spectator", "観戦者") }];
-  if (mySeat !== undefined) seats.push({ value: String(mySeat), label: `${t("seat")} ${mySeat + 1} (${t("you")})` });
+  const seats = [{ value: "", label: t("Spectator", "観戦者") }, { value: "all", label: t("Everything (every hand)", "すべて(全員の手札)") }];
+  // After the end, everything: any seat's view may be replayed.
+  for (const s of record.seats) seats.push({ value: String(s.seat), label: `${t("seat")} ${s.seat + 1} — ${s.name}${s.seat === mySeat ? ` (${t("you")})` : ""}` });
   const wantedSeat = params.get("seat");
   const seat = wantedSeat !== null && seats.some((s) => s.value === wantedSeat) ? wantedSeat : (mySeat !== undefined ? String(mySeat) : "");
   const wantedStep = params.get("step");
@@ -196,10 +199,10 @@ async function replayPage() {
     h("section", { class: "card replay-head" },
       h("h1", {}, `${t("replay")}: ${record.title || record.game}`),
       field(t("Status:", "状態："), t(`status_${record.status}`)),
-      record.outcome?.reason ? field(t("Result:", "結果："), record.outcome.reason) : "",
+      record.outcome?.reason ? field(t("Result:", "結果："), reasonText(record.outcome.reason, getLang(), (s) => record.seats[s]?.name)) : "",
       record.duration_seconds !== null ? field(t("Duration:", "時間："), `${Math.round(record.duration_seconds / 60)} min`) : "",
       field(t("Rated:", "レーティング："), record.rated ? t("yes", "あり") : `${t("no", "なし")}${record.unrated_reason ? ` (${record.unrated_reason})` : ""}`),
-      players, exportLink),
+      players, exportLink, await rematchLinks(matchId, getJson)),
     viewer);
   document.title = `${t("replay")} — ${record.title || record.game} — Asobiba`;
   mountReplay(viewer, {

@@ -1,29 +1,59 @@
-"""One client socket with its own ordered send queue, so a slow client never stalls a room."""
+"""One client socket with its own ordered send queue, so a slow client never stalls a room: pushes
+only queue, and a socket whose queue reaches its limit (a client that stopped reading) is closed
+with 1013 (try again later) and sent nothing more; it resyncs when it reconnects."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+from typing import Callable
 
 from starlette.websockets import WebSocket
+
+from app.live.wire import encode
 
 # A client this far behind is disconnected; on reconnect it resyncs.
 MAX_QUEUED = 256
 
 
 class Connection:
-    def __init__(self, websocket: WebSocket, player_id: str | None):
+    def __init__(self, websocket: WebSocket, player_id: str | None, max_queued: int = MAX_QUEUED):
         self.websocket = websocket
         self.player_id = player_id
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.max_queued = max_queued
+        self.overflowed = False
+        # Called once when the socket is dropped as too slow (the room forgets it at once, even
+        # while a client that reads nothing still holds the TCP connection open).
+        self.on_drop: Callable[[], None] | None = None
+        self._queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
 
     def send(self, message: dict) -> None:
-        if self._queue.qsize() >= MAX_QUEUED:
-            self._queue.put_nowait(None)
+        self.send_encoded(message, encode(message))
+
+    def send_encoded(self, message: dict, text: str) -> None:
+        """Queue ``text`` (``message`` already encoded, shared with other sockets)."""
+        if self.overflowed:
             return
-        self._queue.put_nowait(json.dumps(message, separators=(",", ":")))
+        if self._queue.qsize() >= self.max_queued:
+            self.overflowed = True
+            asyncio.get_running_loop().create_task(self._drop_slow_consumer())
+            return
+        self._queue.put_nowait(text)
+
+    async def close_after_flush(self, code: int, reason: str) -> None:
+        """Close with ``code`` once everything queued before has been written (server restart)."""
+        self._queue.put_nowait((code, reason))
+        await asyncio.wait([self._writer])
+
+    async def _drop_slow_consumer(self) -> None:
+        """Stop writing (the writer may be stuck on a full TCP buffer) and close; if even the close
+        frame cannot be written in time, the receive side ends when the transport does."""
+        self._writer.cancel()
+        if self.on_drop is not None:
+            self.on_drop()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.websocket.close(1013, "too far behind: reconnect to resync"), timeout=5)
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
         self._writer.cancel()
@@ -34,8 +64,8 @@ class Connection:
         try:
             while True:
                 text = await self._queue.get()
-                if text is None:
-                    await self.websocket.close(1008, "too far behind; reconnect to resync")
+                if isinstance(text, tuple):  # close_after_flush
+                    await self.websocket.close(*text)
                     return
                 await self.websocket.send_text(text)
         except (asyncio.CancelledError, Exception):

@@ -1,19 +1,24 @@
-"""All live rooms of this server process, loaded from the database on demand and at start-up
-(running matches are resumed from their action log, their timers restarted)."""
+"""All live rooms of this server process: it owns the rooms and their runners, loads them from
+the database on demand and at start-up (a running match resumes from its latest snapshot plus
+the actions after it, its timers restarted), and serializes REST changes per room.
+
+Imports go one way: hub -> room -> runner -> writer/store. Every database call runs off the
+event loop (``Database.run``); the action log goes through the group-committing ``ActionWriter``."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
+from collections import defaultdict
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, sessionmaker
 
-import engines
 from app import store
+from app.db import Database
 from app.live.room import LiveRoom
 from app.live.runner import MatchRunner
+from app.live.writer import ActionWriter
+from app.live.zombies import AbsenceWatch, record_abandonment
 from app.models import Match
 from app.settings import Settings
 
@@ -21,40 +26,45 @@ log = logging.getLogger("asobiba.hub")
 
 
 class Hub:
-    def __init__(self, settings: Settings, session_factory: sessionmaker[Session], clock):
+    def __init__(self, settings: Settings, db: Database, writer: ActionWriter, clock):
         self.settings = settings
-        self.session_factory = session_factory
+        self.db = db
+        self.session_factory = db.session_factory  # for code that runs its own sessions in threads
+        self.writer = writer
         self.clock = clock
         self.rooms: dict[str, LiveRoom] = {}
-        self._loading = asyncio.Lock()
+        self._loading: dict[str, asyncio.Future] = {}
+        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    def lock(self, room_id: str) -> asyncio.Lock:
+        """Held by REST changes to one room (join, leave, start, bots), so racing requests are
+        applied one at a time; other rooms are not affected."""
+        return self._locks[room_id]
 
     async def room(self, room_id: str) -> LiveRoom:
         """The live room for ``room_id`` (``ApiError`` 404 if there is none)."""
-        if room_id in self.rooms:
-            return self.rooms[room_id]
-        async with self._loading:
-            if room_id not in self.rooms:
-                self.rooms[room_id] = await asyncio.to_thread(self._load, room_id)
-                runner = self.rooms[room_id].runner
-                if runner is not None and not runner.finished and runner.status == "running":
-                    runner.start_clocks()
-                    runner.reschedule()
-        return self.rooms[room_id]
+        live = self.rooms.get(room_id)
+        if live is not None:
+            return live
+        pending = self._loading.get(room_id)
+        if pending is None:
+            pending = self._loading[room_id] = asyncio.ensure_future(self._load(room_id))
+            pending.add_done_callback(lambda _f: self._loading.pop(room_id, None))
+        return await asyncio.shield(pending)
 
     async def refresh(self, room_id: str) -> LiveRoom:
-        """Reload seats after a change made through the REST API, and tell every socket."""
+        """Re-read seats after a change made through the REST API, and tell every socket."""
         live = await self.room(room_id)
-        with self.session_factory() as session:
-            live.reload(session)
+        live.apply_info(await self.db.run(store.room_info, room_id))
         live.push_room()
         return live
 
-    async def attach_match(self, room_id: str, match: Match) -> MatchRunner:
+    async def attach_match(self, room_id: str, match_id: str) -> MatchRunner:
         live = await self.refresh(room_id)
-        engine = engines.get(match.game)
-        runner = MatchRunner(live, match.id, match.game, match.seed, len(match.seats),
-                             engine.state_from_json(match.state), match.version, match.options)
-        live.runner = runner
+        runner = self._runner(await self.db.run(store.load_match, match_id))
+        log.info("match started", extra={"event": "match_started", "game": runner.engine.id,
+                                         "room_id": room_id, "match_id": match_id})
+        live.attach(runner)
         runner.start_clocks()
         live.push_views()
         runner.reschedule()
@@ -62,35 +72,76 @@ class Hub:
 
     async def resume_running(self) -> int:
         """Load every running match (after a restart) so its timers and bots go on."""
-        with self.session_factory() as session:
-            room_ids = list(session.scalars(select(Match.room_id).where(Match.status == "running")))
-        for room_id in room_ids:
-            await self.room(room_id)
+        room_ids = await self.db.run(lambda s: list(s.scalars(select(Match.room_id).where(Match.status == "running"))))
+        await asyncio.gather(*(self.room(room_id) for room_id in room_ids))
         return len(room_ids)
 
     def forget_if_idle(self, room_id: str) -> None:
         """Drop a room nobody watches and nothing runs in; it is reloaded from the database on demand."""
         live = self.rooms.get(room_id)
         if live and not live.connections and (live.runner is None or live.runner.finished):
+            live.close()
             del self.rooms[room_id]
+            lock = self._locks.get(room_id)
+            if lock is not None and not lock.locked():
+                del self._locks[room_id]
+
+    async def drain(self, code: int = 1012, reason: str = "server restarting") -> None:
+        """Graceful shutdown (app/lifecycle.py): actions not yet started are refused; those being
+        applied (and those already queued for a runner's lock) commit and push their views; timers
+        stop; the rooms are handed over (``hand_over``); then every socket is closed with ``code``
+        once its queued messages are written, and every stream ends."""
+        runners = [live.runner for live in self.rooms.values() if live.runner is not None]
+        for runner in runners:
+            runner.closing = True
+        for runner in runners:
+            async with runner.lock:  # fair: whoever was waiting for it goes first
+                runner.stop()
+        await self.hand_over()
+        await asyncio.gather(*(connection.close_after_flush(code, reason)
+                               for live in list(self.rooms.values()) for connection in list(live.connections)))
+
+    async def hand_over(self) -> None:
+        """Let other processes take this one's rooms at once (a cluster releases its leases)."""
 
     def shutdown(self) -> None:
         for live in self.rooms.values():
+            live.close()
+            if live.absence is not None:
+                live.absence.stop()
             if live.runner:
                 live.runner.stop()
 
-    def _load(self, room_id: str) -> LiveRoom:
-        live = LiveRoom(self, room_id)
-        with self.session_factory() as session:
-            live.reload(session)
-            room = store.get_room(session, room_id)
-            if room.match_id:
-                match = session.get(Match, room.match_id)
-                log_rows = store.match_log(session, match.id)
-                state = store.replay_state(match, log_rows)
-                engine = engines.get(match.game)
-                if json.loads(json.dumps(engine.state_to_json(state))) != match.state:
-                    log.error("match %s: replayed state differs from the stored snapshot; using the replay", match.id)
-                live.runner = MatchRunner(live, match.id, match.game, match.seed, len(match.seats), state,
-                                          len(log_rows), match.options, status=match.status)
+    def _runner(self, match: store.MatchInfo) -> MatchRunner:
+        return MatchRunner(match.id, match.game, match.seed, match.num_players, match.state, match.version,
+                           match.options, clock=self.clock, writer=self.writer,
+                           resync_window=self.settings.resync_window, snapshot_every=self.settings.snapshot_every,
+                           status=match.status)
+
+    def _watch_absence(self, live: LiveRoom) -> None:
+        """Zombie seats for ``live``: abandonments are recorded before the bot takes the seat."""
+        async def abandoned(seat: int, player_id: str) -> None:
+            await self.db.run(record_abandonment, live.runner.match_id, player_id, seat)
+
+        live.absence = AbsenceWatch(self.clock, self.settings.zombie_grace_seconds, abandoned, live.zombies_changed)
+
+    async def _load(self, room_id: str) -> LiveRoom:
+        def read(session):
+            info = store.room_info(session, room_id)
+            return info, (store.load_match(session, info.match_id) if info.match_id else None)
+
+        info, match = await self.db.run(read)
+        if room_id in self.rooms:  # loaded meanwhile by attach_match/refresh
+            return self.rooms[room_id]
+        live = LiveRoom(room_id, self.settings.invite_base(), self.settings.bot_think_seconds,
+                        self.settings.room_push_interval)
+        self._watch_absence(live)
+        live.apply_info(info)
+        if match is not None:
+            runner = self._runner(match)
+            live.attach(runner)
+            if not runner.finished and runner.status == "running":
+                runner.start_clocks()
+                runner.reschedule()
+        self.rooms[room_id] = live
         return live

@@ -1,93 +1,204 @@
 """A room in memory: who sits where, which sockets are connected, and pushing to them.
 
-Each socket gets messages computed for its own seat only; a player with no seat is a spectator."""
+Each socket gets messages computed for its own seat only; a player with no seat is a spectator.
+The room listens to its match runner (``on_advanced``, ``on_finished``) and decides what to push:
+each seat's view is encoded once per version and the same text goes to every socket of that seat.
+Room summaries (seats, presence) are coalesced: at most one per ``push_interval`` seconds, encoded
+once for every socket, so a crowd joining costs O(sockets) per push, not per join."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+from collections import Counter
+from typing import Protocol
 
-from sqlalchemy import select
+from app.live.wire import encode
 
-from app import store
-from app.live.connection import Connection
-from app.models import Player, Room
+from app.live.runner import MatchRunner
+from app.live.zombies import AbsenceWatch
+from app.store import RoomInfo
 
-if TYPE_CHECKING:
-    from app.live.hub import Hub
-    from app.live.runner import MatchRunner
+
+class Subscriber(Protocol):
+    """A socket or stream of one player (``player_id`` None = anonymous spectator)."""
+
+    player_id: str | None
+
+    def send(self, message: dict) -> None: ...
+    def send_encoded(self, message: dict, text: str) -> None: ...
 
 
 class LiveRoom:
-    def __init__(self, hub: "Hub", room_id: str):
-        self.hub = hub
+    def __init__(self, room_id: str, invite_base: str, bot_think_seconds: float, push_interval: float = 0.05):
         self.id = room_id
-        self.connections: set[Connection] = set()
+        self.invite_base = invite_base
+        self.push_interval = push_interval
+        self.connections: set[Subscriber] = set()
         self.runner: MatchRunner | None = None
         self.summary_base: dict = {}
         self.seat_by_player: dict[str, int] = {}
         self.bot_seats: set[int] = set()
-        self.bot_think_seconds = hub.settings.bot_think_seconds
-        self.teams: list[list[int]] | None = None
+        self.bot_levels: dict[int, str] = {}  # bot seat -> "easy" | "strong" (zombie seats: easy)
+        self.default_bot_think_seconds = bot_think_seconds
+        self.bot_think_seconds = bot_think_seconds
+        self._room_push: asyncio.TimerHandle | None = None
+        self.absence: AbsenceWatch | None = None  # zombie seats; set by the hub
 
-    # --- seats and summary (reloaded from the database after every change) ---------------------
+    # --- seats and summary (set from the database after every change) --------------------------
 
-    def reload(self, session) -> None:
-        room: Room = store.get_room(session, self.id)
-        seats = store.room_seats(session, self.id)
-        ids = [s.player_id for s in seats if s.player_id]
-        players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(ids)))} if ids else {}
-        self.seat_by_player = {s.player_id: s.seat for s in seats if s.player_id}
-        self.bot_seats = {s.seat for s in seats if s.player_id and players[s.player_id].is_bot}
-        if room.bot_think_seconds is not None:
-            self.bot_think_seconds = room.bot_think_seconds
+    def apply_info(self, info: RoomInfo) -> None:
+        self.seat_by_player = {s["player_id"]: s["seat"] for s in info.seats if s["player_id"]}
+        self.bot_seats = {s["seat"] for s in info.seats if s["bot"]}
+        self.bot_levels = {s["seat"]: s["bot_level"] for s in info.seats if s["bot"]}
+        self.bot_think_seconds = (info.bot_think_seconds if info.bot_think_seconds is not None
+                                  else self.default_bot_think_seconds)
         self.summary_base = {
-            "id": self.id, "game": room.game, "options": room.options, "status": room.status,
-            "host_id": room.host_id, "match_id": room.match_id, "num_seats": room.num_seats,
-            "invite_url": f"{self.hub.settings.invite_base()}/r/{self.id}",
+            "id": self.id, "game": info.game, "options": info.options, "status": info.status,
+            "host_id": info.host_id, "match_id": info.match_id, "num_seats": info.num_seats,
+            "invite_url": f"{self.invite_base}/r/{self.id}",
             "bot_think_seconds": self.bot_think_seconds,
-            "seats": [
-                {"seat": s.seat, "player_id": s.player_id,
-                 "name": players[s.player_id].name if s.player_id else None,
-                 "bot": bool(s.player_id and players[s.player_id].is_bot), "left": s.left}
-                for s in seats
-            ],
+            "seats": info.seats,
         }
+        if self.absence is not None and info.grace_seconds is not None:
+            self.absence.grace = info.grace_seconds
+        if self.runner is not None:
+            self._configure(self.runner)
+        self.check_presence()
+
+    def attach(self, runner: MatchRunner) -> None:
+        """Take ``runner`` as this room's match and listen to it."""
+        self.runner = runner
+        runner.listener = self
+        self._configure(runner)
+        self.check_presence()
+
+    def _configure(self, runner: MatchRunner) -> None:
+        runner.bot_seats = set(self.bot_seats) | self.zombie_seats()
+        runner.bot_levels = dict(self.bot_levels)
+        runner.bot_think_seconds = self.bot_think_seconds
+
+    def connection_counts(self) -> Counter:
+        """Sockets and streams per player id (None = without a player); a cluster counts every process's."""
+        return Counter(c.player_id for c in self.connections)
 
     def summary(self) -> dict:
         """The public room view: seats with names and presence, status, host, match id."""
-        online = {c.player_id for c in self.connections if c.player_id}
-        seats = [dict(s, connected=bool(s["player_id"]) and (s["bot"] or s["player_id"] in online))
+        counts = self.connection_counts()
+        online = {player_id for player_id in counts if player_id}
+        zombies = self.zombie_seats()
+        seats = [dict(s, connected=bool(s["player_id"]) and (s["bot"] or s["player_id"] in online),
+                      zombie=s["seat"] in zombies)
                  for s in self.summary_base.get("seats", [])]
-        seated = {s["player_id"] for s in seats}
-        spectators = sum(1 for c in self.connections if c.player_id not in seated)
+        seated = {s["player_id"] for s in seats if s["player_id"]}
+        # a socket without a player yet (a visitor still typing a name) is a spectator too
+        spectators = sum(n for player_id, n in counts.items() if not player_id or player_id not in seated)
         return dict(self.summary_base, seats=seats, spectators=spectators)
 
     def seat_of(self, player_id: str | None) -> int | None:
         return self.seat_by_player.get(player_id) if player_id else None
 
+    # --- sockets ----------------------------------------------------------------------------
+
+    def join(self, connection: Subscriber) -> None:
+        """Add a socket: it gets the summary at once, everyone else with the next coalesced push."""
+        self.connections.add(connection)
+        self.check_presence()
+        connection.send({"type": "room", "room": self.summary()})
+        self.push_room()
+
+    def leave(self, connection: Subscriber) -> None:
+        self.connections.discard(connection)
+        self.check_presence()
+        self.push_room()
+
+    # --- zombie seats (app/live/zombies.py) ----------------------------------------------------
+
+    def zombie_seats(self) -> set[int]:
+        return set(self.absence.zombies) if self.absence is not None else set()
+
+    def _running(self) -> bool:
+        runner = self.runner
+        return runner is not None and runner.status == "running" and not runner.finished
+
+    def check_presence(self) -> None:
+        """Tell the absence watch who is seated and who is connected (after any change of either)."""
+        if self.absence is None:
+            return
+        humans = {s["seat"]: s["player_id"] for s in self.summary_base.get("seats", []) if s["player_id"] and not s["bot"]}
+        online = {player_id for player_id in self.connection_counts() if player_id}
+        if self.absence.update(humans, online, self._running()):
+            self.zombies_changed()
+
+    def seen(self, player_id: str) -> None:
+        """A REST call of ``player_id`` about this room: present now (takes a zombie seat back)."""
+        seat = self.seat_of(player_id)
+        if self.absence is None or not self._running() or seat not in self.absence.humans:
+            return
+        connected = any(c.player_id == player_id for c in self.connections)
+        if self.absence.back(seat, seen=not connected):
+            self.zombies_changed()
+
+    def zombies_changed(self) -> None:
+        """A bot took an absent player's seat, or the player took it back: the runner learns which
+        seats its bots play (and starts or cancels their moves), every socket sees the seats."""
+        if self.runner is not None:
+            self._configure(self.runner)
+            if self._running():
+                self.runner.reschedule()
+        self.push_room()
+
     # --- pushing -----------------------------------------------------------------------------
 
-    def push_room(self) -> None:
+    def push_room(self, now: bool = False) -> None:
+        """Schedule one summary push for every socket (coalesced with others due in the interval),
+        or push it ``now`` (a status change that must follow the view that caused it)."""
+        if now:
+            self.close()
+            self._push_room_now()
+            return
+        if self._room_push is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._room_push = loop.call_later(self.push_interval, self._push_room_now)
+
+    def _push_room_now(self) -> None:
+        self._room_push = None
+        if not self.connections:
+            return
         message = {"type": "room", "room": self.summary()}
+        text = encode(message)
         for connection in list(self.connections):
-            connection.send(message)
+            connection.send_encoded(message, text)
 
     def push_views(self) -> None:
-        if self.runner is None:
+        runner = self.runner
+        if runner is None:
             return
-        by_seat: dict[int | None, dict] = {}
         for connection in list(self.connections):
-            seat = self.seat_of(connection.player_id)
-            if seat not in by_seat:
-                by_seat[seat] = self.runner.message(seat)
-            connection.send(by_seat[seat])
+            message, text = runner.current(self.seat_of(connection.player_id))
+            connection.send_encoded(message, text)
 
     def push_to(self, message: dict, seats: set[int] | None = None) -> None:
         """Send to everyone, or only to sockets of the given seats (e.g. one team)."""
+        text = encode(message)
         for connection in list(self.connections):
             if seats is None or self.seat_of(connection.player_id) in seats:
-                connection.send(message)
+                connection.send_encoded(message, text)
 
-    def on_match_finished(self) -> None:
+    # --- the runner's events -------------------------------------------------------------------
+
+    def on_advanced(self, runner: MatchRunner) -> None:
+        self.push_views()
+
+    def on_finished(self, runner: MatchRunner) -> None:
         self.summary_base["status"] = "finished"
-        self.push_room()
+        self.check_presence()
+        self.push_room(now=True)
+
+    def close(self) -> None:
+        if self._room_push is not None:
+            self._room_push.cancel()
+            self._room_push = None

@@ -1,34 +1,53 @@
 """A running match in memory: its state, version, the one-at-a-time apply path, and the timers
 for steps nobody types (SYSTEM steps after their delay, clocks running out, bots thinking).
 
-Every action, whoever takes it, goes through ``submit``: checked, applied by the engine,
-committed to the database, and only then pushed to the sockets."""
+Every action, whoever takes it, goes through ``submit``: checked, applied by the engine, handed to
+the action writer, and once the writer reports it committed, the runner advances and reports the
+new version to its ``listener`` (the room), which decides what to push. The runner knows nothing
+of rooms, sockets or the hub: it is given a clock, a writer and the seats its bots play."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import random
-from collections import deque
-from typing import TYPE_CHECKING
+import time
+from collections import Counter, deque
+from typing import Protocol
 
 import engines
-from app import store
-from app.errors import ApiError
-from engines.bots import get as get_bot
+from app.errors import ApiError, seat_name
+from app.live.wire import encode
+from app.observability import logs, metrics
+from app.store import LogEntry
+from engines.bots import DEFAULT_LEVEL, get as get_bot
 from engines.protocol import SYSTEM, IllegalAction, InvalidAction
-
-if TYPE_CHECKING:
-    from app.live.room import LiveRoom
 
 log = logging.getLogger("asobiba.runner")
 
 
+class RunnerListener(Protocol):
+    def on_advanced(self, runner: "MatchRunner") -> None: ...
+    def on_finished(self, runner: "MatchRunner") -> None: ...
+
+
+class Writer(Protocol):
+    def append(self, entry: LogEntry) -> asyncio.Future: ...
+
+
 class MatchRunner:
-    def __init__(self, room: "LiveRoom", match_id: str, game: str, seed: int, num_players: int,
-                 state, version: int, options: dict, status: str = "running"):
-        self.room = room
+    def __init__(self, match_id: str, game: str, seed: int, num_players: int, state, version: int,
+                 options: dict, *, clock, writer: Writer, resync_window: int = 64, snapshot_every: int = 32,
+                 status: str = "running"):
         self.match_id = match_id
+        self.clock = clock
+        self.writer = writer
+        self.snapshot_every = max(1, snapshot_every)
+        self.listener: RunnerListener | None = None
+        # Set by the room whenever its seats change.
+        self.bot_seats: set[int] = set()
+        self.bot_levels: dict[int, str] = {}  # bot seat -> level (engines.bots.LEVELS)
+        self.bot_think_seconds = 0.0
         self.engine = engines.get(game)
         self.seed = seed
         self.num_players = num_players
@@ -37,8 +56,14 @@ class MatchRunner:
         self.version = version
         # "running", or "aborted" when an admin stopped the match (then it takes no more actions).
         self.status = status
-        self.history: deque[tuple[int, object]] = deque([(version, state)], maxlen=room.hub.settings.resync_window + 1)
+        self.history: deque[tuple[int, object]] = deque([(version, state)], maxlen=resync_window + 1)
+        # The current version's message per seat (None = spectators), as a dict and encoded once.
+        self._current: dict[int | None, tuple[dict, str]] = {}
+        # How many messages were encoded, per seat (None = spectators): once per version at most.
+        self.encodes: Counter[int | None] = Counter()
         self.lock = asyncio.Lock()
+        # Set when the server drains for a restart: actions not yet started are refused.
+        self.closing = False
         self.deadlines: dict[int, float] = {}
         self._timers: list[asyncio.Task] = []
 
@@ -61,6 +86,16 @@ class MatchRunner:
             "outcome": self.engine.outcome(state),
         }
 
+    def current(self, seat: int | None) -> tuple[dict, str]:
+        """This version's message for ``seat`` and its JSON text: computed and encoded once per
+        version and seat, then shared by every socket of that seat (and every spectator)."""
+        cached = self._current.get(seat)
+        if cached is None:
+            message = self.message(seat)
+            cached = self._current[seat] = (message, encode(message))
+            self.encodes[seat] += 1
+        return cached
+
     def missed_messages(self, seat: int | None, since: int) -> list[dict] | None:
         """Views for versions after ``since``, or None when they are no longer kept (full resync)."""
         kept = [(v, s) for v, s in self.history if v > since]
@@ -72,7 +107,23 @@ class MatchRunner:
 
     async def submit(self, seat: int, action, version: int | None) -> int:
         """Apply one action for ``seat``; returns the new version. Raises ``ApiError`` and changes
-        nothing when the action is refused."""
+        nothing when the action is refused. Counted and timed (receive -> views handed to the
+        room) for the metrics; logged with ids and codes only, never the action's content."""
+        received = time.perf_counter()
+        with logs.bind(match_id=self.match_id, seat=seat):
+            try:
+                new_version = await self._apply(seat, action, version)
+            except ApiError as exc:
+                metrics.action_refused(self.engine.id, exc.code)
+                log.debug("action refused", extra={"code": exc.code, "version": version})
+                raise
+            metrics.action_latency(self.engine.id, time.perf_counter() - received)
+            log.debug("action applied", extra={"version": new_version})
+            return new_version
+
+    async def _apply(self, seat: int, action, version: int | None) -> int:
+        if self.closing:
+            raise ApiError(503, "shutting_down", "the server is restarting: reconnect and send the action again")
         async with self.lock:
             if self.finished or self.status != "running":
                 raise ApiError(409, "match_over", f"the match is {'over' if self.finished else self.status}; no more actions are taken")
@@ -82,7 +133,8 @@ class MatchRunner:
             awaited = self.engine.awaiting(self.state)
             if seat != SYSTEM and seat not in awaited:
                 raise ApiError(409, "not_your_turn",
-                               f"seat {seat} is not awaited now (awaiting {sorted(s for s in awaited if s >= 0)})")
+                               f"{seat_name(seat)} is not awaited now (awaiting "
+                               f"{', '.join(seat_name(s) for s in sorted(awaited) if s >= 0) or 'nobody'})")
             if not isinstance(action, dict):
                 raise ApiError(400, "invalid_action", f"an action must be a JSON object, not {type(action).__name__}")
             try:
@@ -95,20 +147,40 @@ class MatchRunner:
                 log.exception("engine %s failed on an action in match %s", self.engine.id, self.match_id)
                 raise ApiError(422, "illegal_action", "the action could not be applied") from None
             outcome = self.engine.outcome(new_state)
-            await asyncio.to_thread(store.record_action, self.room.hub.session_factory, self.match_id,
-                                    self.version, seat, action, self.engine.state_to_json(new_state), outcome)
-            before = self.engine.awaiting(self.state)
-            self.state = new_state
-            self.version += 1
-            self.history.append((self.version, new_state))
-            # A clock timeout (SYSTEM acting for a seat) counts as that seat's move: its next clock is fresh.
-            acted = action.get("seat", seat) if seat == SYSTEM else seat
-            self._update_deadlines(before, acted)
-            self.room.push_views()
-            if outcome is not None:
-                self.room.on_match_finished()
-            self.reschedule()
+            snapshot_due = outcome is not None or (self.version + 1) % self.snapshot_every == 0
+            entry = LogEntry(self.match_id, self.version, seat, action,
+                             self.engine.state_to_json(new_state) if snapshot_due else None, outcome)
+            committed = self.writer.append(entry)
+            try:
+                await asyncio.shield(committed)
+            except asyncio.CancelledError:
+                # Cancelled while the write is in flight: memory must still follow the database.
+                await asyncio.wait([committed])
+                if not committed.cancelled() and committed.exception() is None:
+                    self._advance(new_state, seat, action, outcome)
+                raise
+            self._advance(new_state, seat, action, outcome)
             return self.version
+
+    def _advance(self, new_state, seat: int, action: dict, outcome: dict | None) -> None:
+        """The action is committed: move to the new version, tell the listener, restart timers."""
+        before = self.engine.awaiting(self.state)
+        self.state = new_state
+        self.version += 1
+        self.history.append((self.version, new_state))
+        self._current = {}
+        # A clock timeout (SYSTEM acting for a seat) counts as that seat's move: its next clock is fresh.
+        acted = action.get("seat", seat) if seat == SYSTEM else seat
+        self._update_deadlines(before, acted)
+        metrics.action_applied(self.engine.id)
+        if outcome is not None:
+            metrics.match_finished(self.engine.id)
+            log.info("match finished", extra={"game": self.engine.id, "version": self.version})
+        if self.listener is not None:
+            self.listener.on_advanced(self)
+            if outcome is not None:
+                self.listener.on_finished(self)
+        self.reschedule()
 
     # --- timers ------------------------------------------------------------------------------
 
@@ -120,7 +192,7 @@ class MatchRunner:
         awaited = self.engine.awaiting(self.state)
         if not awaited:
             return
-        clock = self.room.hub.clock
+        clock = self.clock
         version = self.version
         if SYSTEM in awaited:
             delay = float(self.engine.delay(self.state)) if hasattr(self.engine, "delay") else 0.0
@@ -128,12 +200,10 @@ class MatchRunner:
             self._start(self._at(clock.now() + delay, SYSTEM, action, version))
             return
         for seat in sorted(awaited):
-            if seat in self.room.bot_seats:
-                self._start(self._bot_move(seat, version, clock.now() + self.room.bot_think_seconds))
+            if seat in self.bot_seats:
+                self._start(self._bot_move(seat, version, clock.now() + self.bot_think_seconds))
             elif seat in self.deadlines:
-                action = self.engine.on_timeout(self.state, seat)
-                actor = seat if action in self.engine.legal_actions(self.state, seat) else SYSTEM
-                self._start(self._at(self.deadlines[seat], actor, action, version))
+                self._start(self._timeout(seat, self.deadlines[seat], version))
 
     def stop(self) -> None:
         for task in self._timers:
@@ -144,11 +214,21 @@ class MatchRunner:
         self._timers.append(asyncio.create_task(coroutine))
 
     async def _at(self, when: float, seat: int, action: dict, version: int) -> None:
-        await self.room.hub.clock.sleep_until(when)
+        await self.clock.sleep_until(when)
         await self._submit_quietly(seat, action, version)
 
+    async def _timeout(self, seat: int, when: float, version: int) -> None:
+        """A seat's clock ran out: its timeout action, worked out only now (most clocks never run
+        out, so this is not computed on every move), as that seat if legal, else as SYSTEM."""
+        await self.clock.sleep_until(when)
+        if version != self.version:
+            return
+        action = self.engine.on_timeout(self.state, seat)
+        actor = seat if action in self.engine.legal_actions(self.state, seat) else SYSTEM
+        await self._submit_quietly(actor, action, version)
+
     async def _bot_move(self, seat: int, version: int, when: float) -> None:
-        await self.room.hub.clock.sleep_until(when)
+        await self.clock.sleep_until(when)
         if version != self.version:
             return
         view = self.engine.view(self.state, seat)
@@ -156,18 +236,21 @@ class MatchRunner:
         if not legal:
             return
         try:
-            policy = get_bot(self.engine.id)
+            policy = get_bot(self.engine.id, self.bot_levels.get(seat, DEFAULT_LEVEL))
         except ValueError:
             policy = None
         rng = random.Random(f"{self.seed}:{version}:{seat}")
-        action = policy(view, legal, rng) if policy else rng.choice(legal)
+        # off the event loop: a strong bot thinks for up to 0.4 s
+        started = time.perf_counter()
+        action = await asyncio.to_thread(policy, view, legal, rng) if policy else rng.choice(legal)
+        metrics.bot_thought(self.engine.id, time.perf_counter() - started)
         await self._submit_quietly(seat, action, version)
 
     async def _submit_quietly(self, seat: int, action: dict, version: int) -> None:
         try:
             await self.submit(seat, action, version)
         except ApiError as exc:
-            if exc.code not in ("stale_version", "match_over", "not_your_turn"):
+            if exc.code not in ("stale_version", "match_over", "not_your_turn", "shutting_down"):
                 log.warning("automatic action for seat %s refused in match %s: %s", seat, self.match_id, exc.message)
         except Exception:
             log.exception("automatic action failed in match %s", self.match_id)
@@ -176,7 +259,7 @@ class MatchRunner:
         """A seat's clock starts when it becomes awaited (or is awaited again right after acting)."""
         if not hasattr(self.engine, "clock_seconds"):
             return
-        now = self.room.hub.clock.now()
+        now = self.clock.now()
         awaited = self.engine.awaiting(self.state)
         deadlines = {}
         for seat in awaited:
@@ -192,4 +275,5 @@ class MatchRunner:
     def start_clocks(self) -> None:
         """Clocks for the current state as if every awaited seat just became awaited (start, resume)."""
         self.deadlines = {}
+        self._current = {}
         self._update_deadlines(frozenset(), SYSTEM)

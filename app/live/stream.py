@@ -27,3 +27,10 @@ class StreamSubscriber:
             self.queue.put_nowait(None)
             return
         self.queue.put_nowait(message)
+
+    async def close_after_flush(self, _code: int, _reason: str) -> None:
+        """End the stream after what is queued (server restart); the reader reconnects."""
+        self.queue.put_nowait(None)
+
+    def send_encoded(self, message: dict, text: str) -> None:
+        self.send(message)  # the stream writes its own NDJSON lines

@@ -12,7 +12,8 @@ from sqlalchemy import func, select
 
 from app import history
 from app.deps import AdminDep, SessionDep
-from app.models import Match
+from app.models import Match, MatchAction
+from app.schemas import MAX_INT, MAX_OFFSET, MatchId
 
 router = APIRouter(prefix="/api/admin", tags=["admin"])
 
@@ -20,45 +21,46 @@ router = APIRouter(prefix="/api/admin", tags=["admin"])
 @router.get("/matches")
 def list_matches(_admin: AdminDep, session: SessionDep,
                  status: Annotated[str | None, Query(pattern="^(running|finished|aborted)$")] = None,
-                 game: str | None = None,
+                 game: Annotated[str | None, Query(max_length=40)] = None,
                  limit: Annotated[int, Query(ge=1, le=500)] = 100,
-                 offset: Annotated[int, Query(ge=0)] = 0) -> dict:
+                 offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0) -> dict:
     """Newest first; running matches included (they are what an admin usually looks for)."""
+    steps = (select(func.coalesce(func.max(MatchAction.idx) + 1, 0)).where(MatchAction.match_id == Match.id)
+             .correlate(Match).scalar_subquery())
     query = select(Match)
     if status:
         query = query.where(Match.status == status)
     if game:
         query = query.where(Match.game == game)
     total = session.scalar(select(func.count()).select_from(query.subquery()))
-    rows = session.scalars(query.order_by(Match.started_at.desc(), Match.id).limit(limit).offset(offset))
+    rows = session.execute(query.add_columns(steps).order_by(Match.started_at.desc(), Match.id).limit(limit).offset(offset))
     return {"total": total, "matches": [
-        {"id": m.id, "room_id": m.room_id, "game": m.game, "status": m.status, "steps": m.version,
+        {"id": m.id, "room_id": m.room_id, "game": m.game, "status": m.status, "steps": n,
          "seats": history.seat_list(m), "outcome": m.outcome,
-         "started_at": history.iso(m.started_at), "finished_at": history.iso(m.finished_at)} for m in rows]}
+         "started_at": history.iso(m.started_at), "finished_at": history.iso(m.finished_at)} for m, n in rows]}
 
 
 @router.get("/matches/{match_id}")
-def get_match(match_id: str, _admin: AdminDep, session: SessionDep) -> dict:
+def get_match(match_id: MatchId, _admin: AdminDep, session: SessionDep) -> dict:
     return history.match_record(session, history.get_match(session, match_id), admin=True)
 
 
 @router.get("/matches/{match_id}/replay")
-def replay(match_id: str, _admin: AdminDep, session: SessionDep,
-           seat: Annotated[str | None, Query(description="a seat number, omit for the spectator view, or 'all'")] = None,
-           step: int | None = None) -> dict:
+def replay(match_id: MatchId, _admin: AdminDep, session: SessionDep,
+           seat: Annotated[str | None, Query(max_length=12, description="a seat number, omit for the spectator view, or 'all'")] = None,
+           step: Annotated[int | None, Query(ge=-MAX_INT, le=MAX_INT)] = None) -> dict:
     """Any step of any match; ``seat=all`` returns the full engine state plus every seat's view."""
     match = history.get_match(session, match_id)
     return history.replay_step(session, match, history.parse_seat(match, seat), step)
 
 
 @router.post("/matches/{match_id}/abort")
-async def abort(match_id: str, _admin: AdminDep, request: Request) -> dict:
+async def abort(match_id: MatchId, _admin: AdminDep, request: Request) -> dict:
     """Record the match as aborted (not rated), mark the room aborted, stop the live runner's
     timers and bots, and tell the room's sockets."""
     hub = request.app.state.hub
-    factory = request.app.state.session_factory
-    with factory() as session:
-        room_id = history.get_match(session, match_id).room_id
+    db = request.app.state.db
+    room_id = await db.run(lambda session: history.get_match(session, match_id).room_id)
     live = hub.rooms.get(room_id)
     runner = live.runner if live is not None and live.runner is not None and live.runner.match_id == match_id else None
     # Hold the runner's apply lock so no action is half-recorded while we abort; a stuck apply
@@ -69,7 +71,7 @@ async def abort(match_id: str, _admin: AdminDep, request: Request) -> dict:
             await asyncio.wait_for(runner.lock.acquire(), timeout=5)
             locked = True
     try:
-        await asyncio.to_thread(history.abort_match, factory, match_id)
+        await db.run(lambda _session: history.abort_match(db.session_factory, match_id))
         if runner is not None:
             runner.status = "aborted"
             runner.stop()
@@ -77,8 +79,5 @@ async def abort(match_id: str, _admin: AdminDep, request: Request) -> dict:
         if locked:
             runner.lock.release()
     if live is not None:
-        with factory() as session:
-            live.reload(session)
-        live.push_room()
-    with factory() as session:
-        return history.match_record(session, history.get_match(session, match_id), admin=True)
+        await hub.refresh(room_id)
+    return await db.run(lambda session: history.match_record(session, history.get_match(session, match_id), admin=True))

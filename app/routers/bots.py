@@ -7,23 +7,31 @@ never log in (``player_for_token`` refuses bots anyway). The runner plays its se
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Body
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Body, Path
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select
 
 import engines
+from engines.bots import DEFAULT_LEVEL, LEVELS
 from app import store
-from app.deps import CurrentPlayer, HubDep, SessionDep
-from app.errors import ApiError
+from app.deps import CurrentPlayer, DbDep, HubDep
+from app.errors import ApiError, bad_seat, seat_name
+from app.limits.rest import rate_limit
 from app.models import Player, RoomSeat
+from app.schemas import MAX_SEATS, RoomId, SeatNumber
 from app.security import hash_token, new_id, new_token
 
 router = APIRouter(prefix="/api/rooms", tags=["bots"])
+BotLevel = Literal[LEVELS]
 
 
 class AddBot(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [{"seat": 1}]})
-    seat: int | None = Field(default=None, description="the seat to fill; default the first empty seat (open rooms only)")
+    model_config = ConfigDict(json_schema_extra={"examples": [{"seat": 1, "level": "strong"}]})
+    seat: SeatNumber | None = Field(default=None, description="the seat to fill; default the first empty seat (open rooms only)")
+    level: BotLevel = Field(default=DEFAULT_LEVEL, description="easy: rules of thumb; strong: searches sampled "
+                            "deals of the cards its seat cannot see, thinking up to 0.4 s a move")
 
 
 def _bot_name(session, room_id: str, game: str) -> str:
@@ -35,66 +43,76 @@ def _bot_name(session, room_id: str, game: str) -> str:
     return f"Bot {title}"[:40 - len(suffix)] + suffix
 
 
-@router.post("/{room_id}/bots", summary="Seat a bot (host only)", responses={
+@router.post("/{room_id}/bots", summary="Seat a bot (host only)", dependencies=[rate_limit("actions")], responses={
+    429: {"description": "`rate_limited`: too many room changes; see `Retry-After`"},
     200: {"description": "The room summary with the bot seated"},
     403: {"description": "`not_host`: only the host seats bots"},
     409: {"description": "`seat_taken`, `room_full`, `room_closed`: the seat is not free for a bot"},
     422: {"description": "`bad_seat`: no such seat"},
 })
-async def add_bot(room_id: str, player: CurrentPlayer, session: SessionDep, hub: HubDep,
+async def add_bot(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep,
                   body: AddBot | None = Body(default=None)) -> dict:
     """In an open room, seat a bot in an empty seat. In a running match, replace a player who
     left (``POST /leave``) with a bot, which acts at once if its seat is awaited."""
-    room = store.get_room(session, room_id)
-    if room.host_id != player.id:
-        raise ApiError(403, "not_host", "only the host can seat bots")
     wanted = body.seat if body else None
-    if wanted is not None and not 0 <= wanted < room.num_seats:
-        raise ApiError(422, "bad_seat", f"seat {wanted} does not exist (seats 0–{room.num_seats - 1})")
-    seats = store.room_seats(session, room_id)
-    if room.status == "open":
-        free = [s for s in seats if s.player_id is None and (wanted is None or s.seat == wanted)]
-        if not free:
-            raise ApiError(409, "seat_taken" if wanted is not None else "room_full",
-                           f"seat {wanted} is taken" if wanted is not None else "the room is full")
-        seat = free[0]
-    elif room.status == "running":
-        if wanted is None:
-            raise ApiError(422, "bad_seat", "name the seat of the player who left")
-        seat = seats[wanted]
-        if not seat.left:
-            raise ApiError(409, "seat_taken", f"seat {wanted} is played by someone who has not left")
-    else:
-        raise ApiError(409, "room_closed", f"the room is {room.status}")
-    bot = Player(id=new_id(), name=_bot_name(session, room_id, room.game),
-                 token_hash=hash_token(new_token()), is_bot=True)
-    session.add(bot)
-    session.flush()
-    seat.player_id = bot.id
-    seat.left = False
-    seat.private_data = {}
-    session.commit()
-    live = await hub.refresh(room_id)
-    if live.runner is not None:
-        # Under the runner's lock, so no automatic step is cancelled half-way through its commit.
-        async with live.runner.lock:
-            live.runner.reschedule()
-    return live.summary()
+
+    def seat_bot(session) -> None:
+        room = store.get_room(session, room_id, for_update=True)
+        if room.host_id != player.id:
+            raise ApiError(403, "not_host", "only the host can seat bots")
+        if wanted is not None and not 0 <= wanted < room.num_seats:
+            raise bad_seat(wanted, room.num_seats)
+        seats = store.room_seats(session, room_id)
+        if room.status == "open":
+            free = [s for s in seats if s.player_id is None and (wanted is None or s.seat == wanted)]
+            if not free:
+                raise ApiError(409, "seat_taken" if wanted is not None else "room_full",
+                               f"{seat_name(wanted)} is taken" if wanted is not None else "the room is full")
+            seat = free[0]
+        elif room.status == "running":
+            if wanted is None:
+                raise ApiError(422, "bad_seat", "name the seat of the player who left")
+            seat = seats[wanted]
+            if not seat.left:
+                raise ApiError(409, "seat_taken", f"{seat_name(wanted)} is played by someone who has not left")
+        else:
+            raise ApiError(409, "room_closed", f"the room is {room.status}")
+        bot = Player(id=new_id(), name=_bot_name(session, room_id, room.game),
+                     token_hash=hash_token(new_token()), is_bot=True)
+        session.add(bot)
+        session.flush()
+        seat.player_id = bot.id
+        seat.left = False
+        seat.private_data = {"bot_level": body.level if body else DEFAULT_LEVEL}
+        session.commit()
+
+    async with hub.lock(room_id):
+        await db.run(seat_bot)
+        live = await hub.refresh(room_id)
+        if live.runner is not None:
+            # Under the runner's lock, so no automatic step is cancelled half-way through its commit.
+            async with live.runner.lock:
+                live.runner.reschedule()
+        return live.summary()
 
 
 @router.delete("/{room_id}/bots/{seat}", summary="Remove a bot from an open room (host only)")
-async def remove_bot(room_id: str, seat: int, player: CurrentPlayer, session: SessionDep, hub: HubDep) -> dict:
+async def remove_bot(room_id: RoomId, seat: Annotated[int, Path(ge=0, lt=MAX_SEATS)], player: CurrentPlayer, db: DbDep, hub: HubDep) -> dict:
     """Bots cannot call ``/leave`` themselves, so the host frees their seat before the start."""
-    room = store.get_room(session, room_id)
-    if room.host_id != player.id:
-        raise ApiError(403, "not_host", "only the host can remove bots")
-    if room.status != "open":
-        raise ApiError(409, "room_not_open", f"the room is {room.status}; bots stay until the end")
-    row = session.get(RoomSeat, (room_id, seat))
-    occupant = session.get(Player, row.player_id) if row and row.player_id else None
-    if occupant is None or not occupant.is_bot:
-        raise ApiError(409, "not_a_bot", f"seat {seat} has no bot")
-    row.player_id = None
-    row.private_data = {}
-    session.commit()
-    return (await hub.refresh(room_id)).summary()
+    def unseat(session) -> None:
+        room = store.get_room(session, room_id, for_update=True)
+        if room.host_id != player.id:
+            raise ApiError(403, "not_host", "only the host can remove bots")
+        if room.status != "open":
+            raise ApiError(409, "room_not_open", f"the room is {room.status}; bots stay until the end")
+        row = session.get(RoomSeat, (room_id, seat))
+        occupant = session.get(Player, row.player_id) if row and row.player_id else None
+        if occupant is None or not occupant.is_bot:
+            raise ApiError(409, "not_a_bot", f"{seat_name(seat)} has no bot")
+        row.player_id = None
+        row.private_data = {}
+        session.commit()
+
+    async with hub.lock(room_id):
+        await db.run(unseat)
+        return (await hub.refresh(room_id)).summary()

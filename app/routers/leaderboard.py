@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 import engines
 from app import history, ratings
 from app.deps import SessionDep
 from app.errors import ApiError, not_found
-from app.models import Match, MatchResult, Player, PlayerRating
+from app.models import Abandonment, Match, MatchResult, Player, PlayerRating
+from app.schemas import MAX_OFFSET, PlayerId
 
 router = APIRouter(tags=["ratings"])
 
@@ -37,20 +38,22 @@ def leaderboard(game: str, session: SessionDep, limit: Annotated[int, Query(ge=1
 
 
 @router.get("/api/players/{player_id}")
-def player_profile(player_id: str, session: SessionDep) -> dict:
+def player_profile(player_id: PlayerId, session: SessionDep) -> dict:
     """A player's rating in every game they were rated in, and their latest matches."""
     player = _player(session, player_id)
     rows = session.scalars(select(PlayerRating).where(PlayerRating.player_id == player.id).order_by(PlayerRating.game))
+    abandoned = session.scalar(select(func.count()).select_from(Abandonment).where(Abandonment.player_id == player.id))
     return {"id": player.id, "name": player.name, "bot": player.is_bot,
+            "abandoned": abandoned,  # matches where a bot had to play for them (zombie seats)
             "provisional_sigma": ratings.PROVISIONAL_SIGMA,
             "ratings": [{"game": r.game, "games": r.games, **ratings.describe(r.mu, r.sigma)} for r in rows],
             "recent_matches": _matches(session, player.id, None, 10, 0)}
 
 
 @router.get("/api/players/{player_id}/matches")
-def player_matches(player_id: str, session: SessionDep, game: str | None = None,
+def player_matches(player_id: PlayerId, session: SessionDep, game: Annotated[str | None, Query(max_length=40)] = None,
                    limit: Annotated[int, Query(ge=1, le=200)] = 50,
-                   offset: Annotated[int, Query(ge=0)] = 0) -> dict:
+                   offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0) -> dict:
     """Matches the player sat in that are over (running ones are never listed), newest first."""
     player = _player(session, player_id)
     return {"player_id": player.id, "matches": _matches(session, player.id, game, limit, offset)}

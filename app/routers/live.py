@@ -5,7 +5,10 @@ Server -> client: ``room`` (seats, presence), ``view`` (this seat's redacted vie
 Client -> server: ``{"type": "action", "action": {...}, "version": n}``, ``{"type": "sync",
 "version": n}`` (what did I miss?), ``{"type": "ping"}``, ``{"type": "chat", "text", "channel"?}``.
 A reconnect with ``version=n`` receives the views after n (or one full view marked ``resync``).
-Close codes: 1003 for binary frames (unsupported data), 1008 for a bad token or unknown room."""
+Close codes: 1003 for binary frames (unsupported data), 1008 for a bad token, an unknown room, too many
+sockets of one player or a client that keeps flooding past its rate limit (``error`` ``rate_limited``
+first), 1013 (try again later) when the room has its most spectators, when the socket fell too far
+behind (a slow consumer) or when the database cannot be reached; actions meanwhile get ``unavailable``."""
 
 from __future__ import annotations
 
@@ -17,8 +20,12 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from app.chat import handle_chat, send_history
 from app.deps import player_for_token
 from app.errors import ApiError
+from app.limits.sockets import SocketGuard, admit_socket
 from app.live.connection import Connection
 from app.live.room import LiveRoom
+from app.observability import logs
+from app.schemas import json_problem
+from app.unavailable import is_outage, unavailable
 
 router = APIRouter(tags=["live"])
 log = logging.getLogger("asobiba.ws")
@@ -26,44 +33,63 @@ log = logging.getLogger("asobiba.ws")
 
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(websocket: WebSocket, room_id: str, token: str | None = None, version: int | None = None):
-    await websocket.accept()
     app = websocket.app
     hub = app.state.hub
     player = None
-    if token:
-        with app.state.session_factory() as session:
-            try:
-                player = player_for_token(session, token)
-            except ApiError:
-                await websocket.close(1008, "bad token")
-                return
     try:
-        live = await hub.room(room_id)
-    except ApiError:
-        await websocket.close(1008, "unknown room")
+        if token:
+            player = await app.state.db.run(player_for_token, token)
+        await hub.room(room_id)
+    except ApiError as exc:
+        await websocket.accept()
+        await websocket.close(1008, "bad token" if exc.code == "bad_token" else "unknown room")
         return
-    connection = Connection(websocket, player.id if player else None)
-    live.connections.add(connection)
-    live.push_room()
-    _send_views(live, connection, version)
-    await send_history(live, connection)
+    except Exception as exc:  # the database is unreachable: come back later
+        if not is_outage(exc):
+            raise
+        await websocket.accept()
+        await websocket.send_json({"type": "error", **unavailable().as_dict()})
+        await websocket.close(1013, "the database is unavailable; try again shortly")
+        return
+    # The lookups above awaited the database; the socket is accepted only now and joins the room
+    # right after, so a client that sees the handshake complete is already receiving the room's pushes.
+    await websocket.accept()
+    live = hub.rooms.get(room_id) or await hub.room(room_id)
+    limiter = app.state.limiter
+    if not await admit_socket(websocket, limiter, live, player.id if player else None):
+        return
+    connection = Connection(websocket, player.id if player else None, app.state.settings.send_queue_limit)
+    connection.on_drop = lambda: live.leave(connection)  # a slow consumer leaves the room at once
+    guard = SocketGuard(limiter, connection, websocket.client.host if websocket.client else None, token,
+                        app.state.settings.ws_flood_strikes)
+    logs.set_ids(room_id=room_id, seat=live.seat_of(connection.player_id),
+                  match_id=live.runner.match_id if live.runner else None)
+    log.info("socket opened", extra={"event": "socket_opened"})
+    close_code = None
     try:
-        await _receive_loop(live, connection, app.state.settings.max_frame_bytes)
-    except WebSocketDisconnect:
-        pass
+        live.join(connection)
+        _send_views(live, connection, version)
+        await send_history(live, connection, app.state.db)
+        await _receive_loop(live, connection, app.state, guard)
+    except WebSocketDisconnect as exc:
+        close_code = exc.code
     finally:
-        live.connections.discard(connection)
+        log.info("socket closed", extra={"event": "socket_closed", "close_code": close_code})
+        limiter.close_socket(connection.player_id)
+        live.leave(connection)
         await connection.close()
-        live.push_room()
         hub.forget_if_idle(room_id)
 
 
-async def _receive_loop(live: LiveRoom, connection: Connection, max_bytes: int) -> None:
+async def _receive_loop(live: LiveRoom, connection: Connection, state, guard: SocketGuard) -> None:
+    max_bytes = state.settings.max_frame_bytes
     websocket = connection.websocket
     while True:
         frame = await websocket.receive()
         if frame["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(frame.get("code", 1000))
+        if not await guard.admit("frames"):
+            continue
         if frame.get("bytes") is not None:
             connection.send(_error("unsupported_data", "binary frames are not supported; send JSON text"))
             await connection.close(1003, "binary frames are not supported")
@@ -81,18 +107,22 @@ async def _receive_loop(live: LiveRoom, connection: Connection, max_bytes: int) 
             connection.send(_error("malformed", 'a message must be a JSON object with a "type"'))
             continue
         try:
-            await _dispatch(live, connection, message)
+            await _dispatch(live, connection, message, state, guard)
         except ApiError as exc:
             connection.send({"type": "error", **exc.as_dict()})
+        except Exception as exc:
+            if not is_outage(exc):
+                raise
+            connection.send({"type": "error", **unavailable().as_dict()})
 
 
-async def _dispatch(live: LiveRoom, connection: Connection, message: dict) -> None:
+async def _dispatch(live: LiveRoom, connection: Connection, message: dict, state, guard: SocketGuard) -> None:
     kind = message["type"]
     if kind == "ping":
         connection.send({"type": "pong"})
     elif kind == "sync":
         version = message.get("version")
-        _send_views(live, connection, version if isinstance(version, int) else None)
+        _send_views(live, connection, version if _is_int(version) else None)
     elif kind == "action":
         seat = live.seat_of(connection.player_id)
         if seat is None:
@@ -100,11 +130,14 @@ async def _dispatch(live: LiveRoom, connection: Connection, message: dict) -> No
         if live.runner is None:
             raise ApiError(409, "not_started", "the match has not started yet")
         version = message.get("version")
-        if not isinstance(version, int) or isinstance(version, bool):
+        if not _is_int(version):
             raise ApiError(400, "malformed", 'an action message needs an integer "version"')
+        problem = json_problem(message.get("action"))
+        if problem:
+            raise ApiError(400, "invalid_action", f"the action cannot be taken: {problem}")
         await live.runner.submit(seat, message.get("action"), version)
     elif kind == "chat":
-        await handle_chat(live, connection, message)
+        await handle_chat(live, connection, message, guard, state.db, state.settings)
     else:
         raise ApiError(400, "unknown_type", f"unknown message type {kind!r}")
 
@@ -115,14 +148,21 @@ def _send_views(live: LiveRoom, connection: Connection, since: int | None) -> No
     if runner is None:
         return
     seat = live.seat_of(connection.player_id)
-    missed = runner.missed_messages(seat, since) if since is not None else None
-    if missed is not None:
-        for message in missed:
-            connection.send(message)
-    elif since is None or since != runner.version:
-        connection.send(dict(runner.message(seat), resync=since is not None))
-    else:
-        connection.send(runner.message(seat))
+    try:
+        missed = runner.missed_messages(seat, since) if since is not None else None
+        if missed is not None:
+            for message in missed:
+                connection.send(message)
+        elif since is None or since != runner.version:
+            connection.send(dict(runner.current(seat)[0], resync=since is not None))
+        else:
+            connection.send_encoded(*runner.current(seat))
+    except ApiError as exc:  # a cluster's mirror whose owner is changing: the views follow when it is back
+        connection.send(_error(exc.code, exc.message))
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _error(code: str, message: str) -> dict:

@@ -1,6 +1,7 @@
-"""Match history for everyone: a finished match's record, its replay (spectator view, or the
-caller's own seat) and its export. Running matches are refused to non-admins; the admin bearer
-token is accepted here too, so one client can do both."""
+"""Match history for everyone: a finished match's record, its replay (the spectator view, any
+seat's view, or every hand at once with ``seat=all``: after the end, everything, as every game's
+rules page says) and its export. Running matches are refused to non-admins; the admin bearer token
+is accepted here too, so one client can do both."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from fastapi import APIRouter, Depends, Header, Query
 
 from app import history
 from app.deps import SessionDep, SettingsDep, bearer_token, player_for_token
-from app.errors import ApiError
 from app.models import Player
 from app.security import same_secret
+from app.schemas import MAX_INT, MatchId
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
@@ -37,7 +38,7 @@ ViewerDep = Annotated[Viewer, Depends(get_viewer)]
 
 
 @router.get("/{match_id}")
-def get_match(match_id: str, session: SessionDep, viewer: ViewerDep) -> dict:
+def get_match(match_id: MatchId, session: SessionDep, viewer: ViewerDep) -> dict:
     """Game, options, seats with names, outcome, scores, rating changes and duration."""
     match = history.get_match(session, match_id)
     history.require_over(match, viewer.admin)
@@ -45,23 +46,17 @@ def get_match(match_id: str, session: SessionDep, viewer: ViewerDep) -> dict:
 
 
 @router.get("/{match_id}/replay")
-def replay(match_id: str, session: SessionDep, viewer: ViewerDep,
-           seat: Annotated[str | None, Query(description="omit for the spectator view; your own seat number")] = None,
-           step: Annotated[int | None, Query(description="actions applied so far; default the last step")] = None) -> dict:
-    """One step of a finished match, from the spectator view or the caller's own seat."""
+def replay(match_id: MatchId, session: SessionDep, viewer: ViewerDep,
+           seat: Annotated[str | None, Query(max_length=12, description="omit for the spectator view; your own seat number")] = None,
+           step: Annotated[int | None, Query(ge=-MAX_INT, le=MAX_INT, description="actions applied so far; default the last step")] = None) -> dict:
+    """One step of a finished match: the spectator view, any seat's view, or everything (``all``)."""
     match = history.get_match(session, match_id)
-    history.require_over(match, viewer.admin)
-    wanted = history.parse_seat(match, seat)
-    if not viewer.admin:
-        if wanted == "all":
-            raise ApiError(403, "not_admin", "the omniscient replay (seat=all) is for admins")
-        if wanted is not None and (viewer.player is None or match.seats[wanted]["player_id"] != viewer.player.id):
-            raise ApiError(403, "not_your_seat", "you may replay only your own seat or the spectator view")
-    return history.replay_step(session, match, wanted, step)
+    history.require_over(match, viewer.admin)  # a running match: admins only
+    return history.replay_step(session, match, history.parse_seat(match, seat), step)
 
 
 @router.get("/{match_id}/export")
-def export(match_id: str, session: SessionDep, viewer: ViewerDep) -> dict:
+def export(match_id: MatchId, session: SessionDep, viewer: ViewerDep) -> dict:
     """A self-contained JSON record (seed, options, seats, timed actions); `python -m app.cli replay FILE`."""
     match = history.get_match(session, match_id)
     history.require_over(match, viewer.admin)

@@ -7,6 +7,7 @@ from app.settings import ROOT
 
 router = APIRouter(include_in_schema=False)
 INDEX = ROOT / "static" / "index.html"
+FAVICON = ROOT / "static" / "favicon.ico"
 
 
 @router.get("/")
@@ -17,3 +18,9 @@ def landing() -> FileResponse:
 @router.get("/r/{room_id}")
 def room_page(room_id: str) -> FileResponse:
     return FileResponse(INDEX)
+
+
+@router.get("/favicon.ico")
+def favicon() -> FileResponse:
+    """Browsers ask for /favicon.ico on every first load; answer it rather than 404."""
+    return FileResponse(FAVICON, media_type="image/x-icon")

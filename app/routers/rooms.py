@@ -1,4 +1,7 @@
-"""Rooms: private by link (the id is the secret), seats, start, the caller's view and actions."""
+"""Rooms: private by link (the id is the secret), seats, start, the caller's view and actions.
+
+Changes run in a database worker (``db.run``) under the room's lock (``hub.lock``), so racing
+requests for one room are applied one at a time while other rooms go on."""
 
 from __future__ import annotations
 
@@ -6,21 +9,28 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, Body
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 import engines
 from app import store
-from app.deps import CurrentPlayer, HubDep, OptionalPlayer, SessionDep, SettingsDep
-from app.errors import ApiError
+from app.deps import CurrentPlayer, DbDep, HubDep, OptionalPlayer, SettingsDep
+from app.errors import ApiError, bad_seat, seat_name
+from app.limits.rest import rate_limit
 from app.models import Room, RoomSeat
-from app.schemas import ActionIn, JoinRoom, NewRoom, ViewMessage
+from app.schemas import ActionIn, JoinRoom, JsonObject, NewRoom, RoomId, ViewMessage
 from app.security import new_room_id
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
 
-@router.post("", status_code=201)
-async def create_room(body: NewRoom, player: CurrentPlayer, session: SessionDep, hub: HubDep) -> dict:
+RATE_LIMITED = {429: {"description": "`rate_limited`: too many requests from this token or address; see `Retry-After`"}}
+ROOM_CHANGE = dict(dependencies=[rate_limit("actions")], responses=RATE_LIMITED)
+
+
+@router.post("", status_code=201, dependencies=[rate_limit("rooms")], responses={
+    **RATE_LIMITED, 409: {"description": "`too_many_rooms`: the caller already hosts the most rooms not yet started"}})
+async def create_room(body: NewRoom, player: CurrentPlayer, db: DbDep, hub: HubDep,
+                      settings: SettingsDep) -> dict:
     try:
         engine = engines.get(body.game)
     except ValueError as exc:
@@ -32,120 +42,153 @@ async def create_room(body: NewRoom, player: CurrentPlayer, session: SessionDep,
         engine.new_game(seats, 0, body.options)
     except ValueError as exc:
         raise ApiError(422, "bad_options", f"options {body.options!r} are not valid for {engine.id}: {exc}") from None
-    room = Room(id=new_room_id(), game=engine.id, options=body.options, num_seats=seats, host_id=player.id,
-                status="open", bot_think_seconds=body.bot_think_seconds)
-    session.add(room)
-    session.flush()
-    session.add_all([RoomSeat(room_id=room.id, seat=i, player_id=player.id if i == 0 else None, private_data={})
-                     for i in range(seats)])
-    session.commit()
-    return (await hub.refresh(room.id)).summary()
+
+    def create(session) -> str:
+        hosting = session.scalar(select(func.count()).select_from(Room)
+                                 .where(Room.host_id == player.id, Room.status == "open"))
+        if hosting >= settings.max_open_rooms_per_player:
+            raise ApiError(409, "too_many_rooms", f"you already host {hosting} rooms that have not started "
+                           f"(at most {settings.max_open_rooms_per_player}): start or leave one first")
+        room = Room(id=new_room_id(), game=engine.id, options=body.options, num_seats=seats, host_id=player.id,
+                    status="open", bot_think_seconds=body.bot_think_seconds, grace_seconds=body.grace_seconds)
+        session.add(room)
+        session.flush()
+        session.add_all([RoomSeat(room_id=room.id, seat=i, player_id=player.id if i == 0 else None, private_data={})
+                         for i in range(seats)])
+        session.commit()
+        return room.id
+
+    room_id = await db.run(create)
+    return (await hub.refresh(room_id)).summary()
 
 
 @router.get("/{room_id}")
-async def get_room(room_id: str, hub: HubDep) -> dict:
+async def get_room(room_id: RoomId, hub: HubDep) -> dict:
     return (await hub.room(room_id)).summary()
 
 
-@router.post("/{room_id}/join")
-async def join_room(room_id: str, player: CurrentPlayer, session: SessionDep, hub: HubDep,
+@router.post("/{room_id}/join", **ROOM_CHANGE)
+async def join_room(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep,
                     body: JoinRoom | None = Body(default=None)) -> dict:
-    room = store.get_room(session, room_id)
-    seats = store.room_seats(session, room_id)
     wanted = body.seat if body else None
-    mine = next((s for s in seats if s.player_id == player.id), None)
-    if mine is not None:
-        if wanted is not None and wanted != mine.seat:
-            raise ApiError(409, "already_seated", f"you already sit in seat {mine.seat}; leave it first")
-        if mine.left and room.status == "running":
-            mine.left = False
-            session.commit()
+
+    def join(session) -> None:
+        room = store.get_room(session, room_id, for_update=True)
+        seats = store.room_seats(session, room_id)
+        mine = next((s for s in seats if s.player_id == player.id), None)
+        if mine is not None:
+            if wanted is not None and wanted != mine.seat:
+                raise ApiError(409, "already_seated", f"you already sit in {seat_name(mine.seat)}; leave it first")
+            if mine.left and room.status == "running":
+                mine.left = False
+                session.commit()
+            return
+        if room.status != "open":
+            raise ApiError(409, "room_not_open", f"the room is {room.status}; you can watch as a spectator")
+        if wanted is not None and not 0 <= wanted < room.num_seats:
+            raise bad_seat(wanted, room.num_seats)
+        free = [s for s in seats if s.player_id is None and (wanted is None or s.seat == wanted)]
+        if not free:
+            raise ApiError(409, "seat_taken", f"{seat_name(wanted)} is taken" if wanted is not None else "the room is full")
+        free[0].player_id = player.id
+        session.commit()
+
+    async with hub.lock(room_id):
+        await db.run(join)
         return (await hub.refresh(room_id)).summary()
-    if room.status != "open":
-        raise ApiError(409, "room_not_open", f"the room is {room.status}; you can watch as a spectator")
-    if wanted is not None and not 0 <= wanted < room.num_seats:
-        raise ApiError(422, "bad_seat", f"seat {wanted} does not exist (seats 0–{room.num_seats - 1})")
-    free = [s for s in seats if s.player_id is None and (wanted is None or s.seat == wanted)]
-    if not free:
-        raise ApiError(409, "seat_taken", f"seat {wanted} is taken" if wanted is not None else "the room is full")
-    free[0].player_id = player.id
-    session.commit()
-    return (await hub.refresh(room_id)).summary()
 
 
-@router.post("/{room_id}/leave")
-async def leave_room(room_id: str, player: CurrentPlayer, session: SessionDep, hub: HubDep) -> dict:
-    room = store.get_room(session, room_id)
-    mine = session.scalar(select(RoomSeat).where(RoomSeat.room_id == room_id, RoomSeat.player_id == player.id))
-    if mine is None:
-        raise ApiError(409, "not_seated", "you have no seat in this room")
-    if room.status == "open":
-        mine.player_id = None
-        mine.private_data = {}
-    elif room.status == "running":
-        mine.left = True
-    else:
-        raise ApiError(409, "room_closed", f"the room is {room.status}")
-    session.commit()
-    return (await hub.refresh(room_id)).summary()
+@router.post("/{room_id}/leave", **ROOM_CHANGE)
+async def leave_room(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep) -> dict:
+    def leave(session) -> None:
+        room = store.get_room(session, room_id, for_update=True)
+        mine = session.scalar(select(RoomSeat).where(RoomSeat.room_id == room_id, RoomSeat.player_id == player.id))
+        if mine is None:
+            raise ApiError(409, "not_seated", "you have no seat in this room")
+        if room.status == "open":
+            mine.player_id = None
+            mine.private_data = {}
+        elif room.status == "running":
+            mine.left = True
+        else:
+            raise ApiError(409, "room_closed", f"the room is {room.status}")
+        session.commit()
+
+    async with hub.lock(room_id):
+        await db.run(leave)
+        return (await hub.refresh(room_id)).summary()
 
 
-@router.post("/{room_id}/start")
-async def start_room(room_id: str, player: CurrentPlayer, session: SessionDep, hub: HubDep) -> dict:
-    room = store.get_room(session, room_id)
-    if room.host_id != player.id:
-        raise ApiError(403, "not_host", "only the host can start the match")
-    if room.status != "open":
-        raise ApiError(409, "room_not_open", f"the room is already {room.status}")
-    empty = [s.seat for s in store.room_seats(session, room_id) if s.player_id is None]
-    if empty:
-        raise ApiError(409, "seats_empty", f"seats {empty} are empty: invite players or add bots")
-    match = store.start_match(session, room)
-    session.commit()
-    await hub.attach_match(room_id, match)
-    return (await hub.room(room_id)).summary()
+@router.post("/{room_id}/start", **ROOM_CHANGE)
+async def start_room(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep) -> dict:
+    def start(session) -> str:
+        room = store.get_room(session, room_id, for_update=True)
+        if room.host_id != player.id:
+            raise ApiError(403, "not_host", "only the host can start the match")
+        if room.status != "open":
+            raise ApiError(409, "room_not_open", f"the room is already {room.status}")
+        empty = [s.seat for s in store.room_seats(session, room_id) if s.player_id is None]
+        if empty:  # seats numbered from 1, as the room page shows them
+            names = ", ".join(seat_name(seat) for seat in empty)
+            raise ApiError(409, "seats_empty", f"{names} {'is' if len(empty) == 1 else 'are'} empty: "
+                                               "invite players or add bots")
+        match = store.start_match(session, room)
+        session.commit()
+        return match.id
+
+    async with hub.lock(room_id):
+        match_id = await db.run(start)
+        await hub.attach_match(room_id, match_id)
+        return (await hub.room(room_id)).summary()
 
 
 @router.get("/{room_id}/view", response_model=ViewMessage)
-async def get_view(room_id: str, player: OptionalPlayer, hub: HubDep) -> dict:
+async def get_view(room_id: RoomId, player: OptionalPlayer, hub: HubDep) -> dict:
     live = await hub.room(room_id)
     if live.runner is None:
         raise ApiError(409, "not_started", "the match has not started yet")
-    return live.runner.message(live.seat_of(player.id if player else None))
+    if player is not None:
+        live.seen(player.id)  # a REST-only player is present while they call (zombie seats)
+    return live.runner.current(live.seat_of(player.id if player else None))[0]
 
 
-@router.post("/{room_id}/actions", response_model=ViewMessage, responses={
+@router.post("/{room_id}/actions", response_model=ViewMessage, dependencies=[rate_limit("actions")], responses={
+    **RATE_LIMITED,
     200: {"description": "Accepted: the caller's new view (streams and sockets get it too)"},
     409: {"description": "Refused, nothing changed: `stale_version`, `not_your_turn`, `match_over`, `not_started`",
           "content": {"application/json": {"example": {"error": {"code": "stale_version", "message":
                       "version 11 is stale: the match is at version 12; resync"}}}}},
     422: {"description": "`illegal_action`: well formed but not legal now"},
 })  # documented for stream clients (issue 9)
-async def post_action(room_id: str, body: ActionIn, player: CurrentPlayer, hub: HubDep) -> dict:
+async def post_action(room_id: RoomId, body: ActionIn, player: CurrentPlayer, hub: HubDep) -> dict:
     live = await hub.room(room_id)
     seat = live.seat_of(player.id)
     if seat is None:
         raise ApiError(403, "not_seated", "spectators cannot act: join a seat first")
     if live.runner is None:
         raise ApiError(409, "not_started", "the match has not started yet")
+    live.seen(player.id)
     await live.runner.submit(seat, body.action, body.version)
-    return live.runner.message(seat)
+    return live.runner.current(seat)[0]
 
 
 @router.get("/{room_id}/seat-data")
-async def get_seat_data(room_id: str, player: CurrentPlayer, session: SessionDep) -> dict[str, Any]:
-    return _my_seat(session, room_id, player.id).private_data or {}
+async def get_seat_data(room_id: RoomId, player: CurrentPlayer, db: DbDep) -> dict[str, Any]:
+    return await db.run(lambda session: _my_seat(session, room_id, player.id).private_data or {})
 
 
-@router.put("/{room_id}/seat-data")
-async def put_seat_data(room_id: str, data: dict[str, Any], player: CurrentPlayer, session: SessionDep,
+@router.put("/{room_id}/seat-data", **ROOM_CHANGE)
+async def put_seat_data(room_id: RoomId, data: JsonObject, player: CurrentPlayer, db: DbDep,
                         settings: SettingsDep) -> dict[str, Any]:
     """A private JSON object kept with the caller's seat (e.g. a deduction notebook)."""
     if len(json.dumps(data)) > settings.max_frame_bytes:
         raise ApiError(413, "too_large", f"seat data is limited to {settings.max_frame_bytes} bytes")
-    seat = _my_seat(session, room_id, player.id)
-    seat.private_data = data
-    session.commit()
+
+    def save(session) -> None:
+        _my_seat(session, room_id, player.id).private_data = data
+        session.commit()
+
+    await db.run(save)
     return data
 
 

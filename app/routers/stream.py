@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 
 from fastapi import APIRouter
@@ -13,7 +14,9 @@ from fastapi.responses import StreamingResponse
 
 from app.deps import CurrentPlayer, HubDep
 from app.live.stream import StreamSubscriber
+from app.schemas import RoomId
 
+log = logging.getLogger("asobiba.stream")
 router = APIRouter(prefix="/api/rooms", tags=["stream"])
 
 # Seconds of silence after which a ``{"type": "ping"}`` line is sent (proxies drop idle streams).
@@ -64,18 +67,21 @@ class _NdjsonStream(StreamingResponse):
                 401: {"description": "`bad_token`: a player token is required"},
                 404: {"description": "`not_found`: no such room"},
             })
-async def stream_room(room_id: str, player: CurrentPlayer, hub: HubDep) -> StreamingResponse:
+async def stream_room(room_id: RoomId, player: CurrentPlayer, hub: HubDep) -> StreamingResponse:
     live = await hub.room(room_id)  # 404 before the stream starts
     subscriber = StreamSubscriber(player.id)
 
     async def lines():
         # Registered when the body starts (and removed in ``finally``), with no await between the
         # first line and joining the room's pushes, so no change falls in between.
-        first = (live.runner.message(live.seat_of(player.id)) if live.runner is not None
+        first = (live.runner.current(live.seat_of(player.id))[0] if live.runner is not None
                  else {"type": "room", "room": live.summary()})
         live.connections.add(subscriber)
+        live.check_presence()  # a streaming player is present (zombie seats)
+        ids = {"room_id": live.id, "seat": live.seat_of(player.id)}
+        log.info("stream opened", extra={"event": "stream_opened", **ids})
         try:
-            live.push_room()  # presence: the streaming client counts as connected
+            live.push_room()  # presence: the streaming client counts as connected (coalesced push)
             yield _line(first)
             if first.get("outcome") is not None:
                 return
@@ -99,8 +105,8 @@ async def stream_room(room_id: str, player: CurrentPlayer, hub: HubDep) -> Strea
                             yield _line(rest)
                     return
         finally:
-            live.connections.discard(subscriber)
-            live.push_room()
+            live.leave(subscriber)
+            log.info("stream closed", extra={"event": "stream_closed", **ids})
 
     return _NdjsonStream(lines(), media_type="application/x-ndjson",
                          headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

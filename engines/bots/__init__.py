@@ -1,7 +1,10 @@
 """Bot policies: each sees only ``view(state, seat)`` and ``legal_actions``, never the full state.
 
-A policy is ``choose(view: dict, legal: list[dict], rng: random.Random) -> dict`` and lives in
-``engines/bots/<game id>.py`` as the function ``choose``. ``get(game_id)`` returns it.
+A policy is ``choose(view: dict, legal: list[dict], rng: random.Random) -> dict``. Two levels:
+- "easy": hand-written rules per game, in ``engines/bots/<game id>.py`` as the function ``choose``;
+- "strong": determinized Monte Carlo search over what the seat cannot see, playing the easy bot in
+  every seat of each sampled world (``engines/bots/search.py``), within a think-time budget.
+``get(game_id, level)`` returns the policy.
 """
 
 from __future__ import annotations
@@ -13,15 +16,25 @@ from typing import Callable
 
 Policy = Callable[[dict, list[dict], random.Random], dict]
 
+LEVELS = ("easy", "strong")
+DEFAULT_LEVEL = "easy"
+
 
 def random_policy(view: dict, legal: list[dict], rng: random.Random) -> dict:
     """The uniformly random player bots are measured against."""
     return rng.choice(legal)
 
 
-def get(game_id: str) -> Policy:
-    """The bot policy for ``game_id``; ``ValueError`` if that game has none."""
+def get(game_id: str, level: str = DEFAULT_LEVEL) -> Policy:
+    """The ``level`` bot policy for ``game_id``; ``ValueError`` for a game without bots or an
+    unknown level."""
     module_path = f"engines.bots.{game_id}"
     if not isinstance(game_id, str) or not game_id.isidentifier() or importlib.util.find_spec(module_path) is None:
         raise ValueError(f"no bot for game {game_id!r}")
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
+    if level == "strong":
+        from engines.bots import search
+
+        return search.policy(game_id)
     return importlib.import_module(module_path).choose

@@ -1,35 +1,41 @@
-"""Measure a bot against uniformly random players (used by tests and benchmarks/bots.py).
+"""Measure one policy against another over seeded games (used by tests and benchmarks/bots.py).
 
-Free-for-all: the bot sits in one seat, rotating with the seed; it wins a game when it ranks first
-and no random player shares that first place. Team games (the spectator view has ``teams``): bots
-fill the rotating seat's team, random players the other team; a win is that team alone in first.
+Free-for-all: the measured policy sits in one seat, rotating with the seed; it wins a game when it
+ranks first and no other player shares that first place. Team games (the spectator view has
+``teams``): the measured policy fills the rotating seat's team, the opponents the other team; a win
+is that team alone in first.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 import engines
 from engines.bots import get as get_bot, random_policy
 from engines.playout import play
 
 
-def bot_win_rate(game_id: str, num_players: int, games: int = 400, first_seed: int = 0) -> float:
+def win_rate(game_id: str, num_players: int, hero: Callable, rival: Callable, games: int = 400,
+             first_seed: int = 0, options: dict | None = None) -> float:
+    """Share of ``games`` seeded games won by ``hero`` against ``rival`` in the other seats."""
     engine = engines.get(game_id)
-    bot = get_bot(game_id)
     wins = 0
     for i in range(games):
         seed = first_seed + i
-        bot_seat = i % num_players
+        hero_seat = i % num_players
         teams = _teams(engine, num_players, seed)
-        bot_seats = next((set(t) for t in teams if bot_seat in t), {bot_seat}) if teams else {bot_seat}
-        policies = [bot if s in bot_seats else random_policy for s in range(num_players)]
-        result = play(engine, num_players, seed, policies=policies, rng=random.Random(seed))
+        hero_seats = next((set(t) for t in teams if hero_seat in t), {hero_seat}) if teams else {hero_seat}
+        policies = [hero if s in hero_seats else rival for s in range(num_players)]
+        result = play(engine, num_players, seed, policies=policies, rng=random.Random(seed), options=options)
         ranks = engine.outcome(result.state)["ranks"]
-        everyone_first = all(r == 0 for r in ranks)
-        if ranks[bot_seat] == 0 and not everyone_first and all(ranks[s] > 0 for s in range(num_players) if s not in bot_seats):
-            wins += 1
+        wins += ranks[hero_seat] == 0 and all(ranks[s] > 0 for s in range(num_players) if s not in hero_seats)
     return wins / games
+
+
+def bot_win_rate(game_id: str, num_players: int, games: int = 400, first_seed: int = 0) -> float:
+    """The easy bot against uniformly random players."""
+    return win_rate(game_id, num_players, get_bot(game_id), random_policy, games, first_seed)
 
 
 def _teams(engine, num_players: int, seed: int):

@@ -1,6 +1,7 @@
 """Makelandia bot: sees only its view and legal actions.
 
-Defence: the strongest answer (Kill first), keeping Boost for when it matters. Turn: attack an
+Defence: the strongest answer, keeping Boost for when it matters and the Kill for multi-card
+attacks while a strong character (7+) can answer a lone card. Turn: attack an
 enemy with a strong play, preferring adjacent targets (the winner's cards come home) and the enemy
 closest to elimination (castle first); protect our own castle with reinforcements; never throw
 away the last card of our castle; otherwise wait.
@@ -12,6 +13,9 @@ import random
 
 BOOST, KILL = "boost", "kill"
 KILL_VALUE = 20
+# Against a lone card with spare cards in hand, the Kill ranks like a 7: a 7-11 answers instead and
+# the Kill waits for a 2-3 card attack (before, 20 - 4 still outranked every character).
+KEPT_KILL_VALUE = 7
 
 
 def strength(cards: list[str]) -> int:
@@ -42,7 +46,7 @@ def _defend(view: dict, legal: list[dict]) -> dict:
         if BOOST in cards and count == 1:
             s -= 2.5
         if KILL in cards and len(hand) > 2 and count == 1:
-            s -= 4  # keep the Kill for bigger threats when we have spare cards
+            s = KEPT_KILL_VALUE  # keep the Kill for bigger threats when we have spare cards
         return (s, -len(cards))
 
     return max(legal, key=score)
@@ -68,29 +72,39 @@ def _turn(view: dict, legal: list[dict], rng: random.Random) -> dict:
 
     best, best_score = None, 0.0
     for a in by_type.get("attack", []):
-        target = players[a["target"]]
-        cards = a["cards"]
-        s = strength(cards)
-        if cards == [BOOST]:
-            continue
-        distant = a["target"] not in mine["adjacent"]
-        if distant and len(cards) >= len(hand):
-            continue  # would put us out even on a win
-        if mine["role"] == "castle" and len(cards) >= len(hand):
-            continue
-        value = s
-        if KILL in cards:
-            value = 9 + (6 if target["hand_size"] == 1 else 0)
-        if BOOST in cards:
-            value -= 1.5
-        value -= 0.7 * (len(cards) - 1)
-        if distant:
-            value -= 1.5
-        value += 3.0 / target["hand_size"]
-        if target["role"] == "castle":
-            value += 1.5
-        if value > best_score:
+        value = attack_value(view, a)
+        if value is not None and value > best_score:
             best, best_score = a, value
     if best is not None and best_score >= 9.5:
         return best
     return wait
+
+
+def attack_value(view: dict, attack: dict) -> float | None:
+    """How good an attack looks (strength, spent specials, the target's weakness), or None for
+    one the bot never makes (a lone Boost; a distant attack or a castle's attack with every card)."""
+    me = view["seat"]
+    players = view["players"]
+    mine = players[me]
+    hand = view["hand"]
+    target = players[attack["target"]]
+    cards = attack["cards"]
+    if cards == [BOOST]:
+        return None
+    distant = attack["target"] not in mine["adjacent"]
+    if distant and len(cards) >= len(hand):
+        return None  # would put us out even on a win
+    if mine["role"] == "castle" and len(cards) >= len(hand):
+        return None
+    value = strength(cards)
+    if KILL in cards:
+        value = 9 + (6 if target["hand_size"] == 1 else 0)
+    if BOOST in cards:
+        value -= 1.5
+    value -= 0.7 * (len(cards) - 1)
+    if distant:
+        value -= 1.5
+    value += 3.0 / target["hand_size"]
+    if target["role"] == "castle":
+        value += 1.5
+    return value

@@ -1,15 +1,18 @@
 """Synomilia bot: pick a target pile count it can reach, then steer the pile to it.
 
-Uses only the seat's view and legal actions. Prediction: the 9 when it holds enough chips to fill
-the pile itself (the pile ends the bout by itself at 9 and the 9 card is never used up), else the
-largest available card it can reach with its own chips. Play: stack sun while below the target
-(moon for the chip that reaches it, so the opponent's pass ends the bout there), pass at the
-target, and if the pile overshoots, change once to the available card nearest the pile.
+Uses only the seat's view and legal actions. Prediction: drawn at random among the available cards
+it can reach with its own chips, the 9 weighted up (the pile ends the bout by itself at 9 and the 9
+card is never used up) but never certain, so the prediction cannot be read off a fixed habit.
+Play: stack sun while below the target (moon for the chip that reaches it, so the opponent's pass
+ends the bout there), pass at the target, and if the pile overshoots, change once to the available
+card nearest the pile.
 """
 
 from __future__ import annotations
 
 import random
+
+NINE_WEIGHT = 3
 
 
 def choose(view: dict, legal: list[dict], rng: random.Random) -> dict:
@@ -18,7 +21,7 @@ def choose(view: dict, legal: list[dict], rng: random.Random) -> dict:
     for action in legal:
         kinds.setdefault(action["type"], []).append(action)
     if "predict" in kinds:
-        return _predict(view, me, kinds["predict"])
+        return _predict(view, me, kinds["predict"], rng)
     if "reveal" in kinds or len(legal) == 1:
         return legal[0]
     pile = view["pile_count"]
@@ -36,12 +39,11 @@ def choose(view: dict, legal: list[dict], rng: random.Random) -> dict:
     return {"type": "pass"}
 
 
-def _predict(view: dict, me: int, options: list[dict]) -> dict:
+def _predict(view: dict, me: int, options: list[dict], rng: random.Random) -> dict:
+    """A random card it can fill the pile to with its own chips; the 9 (never used up, and the
+    pile stops by itself at 9) weighs ``NINE_WEIGHT`` times as much as each other card, so it is
+    likely but never certain: a fixed prediction would let the opponent play around it."""
     cards = sorted(a["card"] for a in options)
-    chips = view["chips"][me]
-    if chips >= view["pile_limit"] and view["pile_limit"] in cards:
-        card = view["pile_limit"]
-    else:
-        reachable = [c for c in cards if c <= chips]
-        card = reachable[-1] if reachable else cards[0]
-    return {"type": "predict", "card": card}
+    reachable = [c for c in cards if c <= view["chips"][me]] or cards[:1]
+    weights = [NINE_WEIGHT if c == view["pile_limit"] else 1 for c in reachable]
+    return {"type": "predict", "card": rng.choices(reachable, weights)[0]}

@@ -1,6 +1,6 @@
 """Makelandia (マケランディア): a team card game of bluffing battles on a ring of territories.
 
-Rules gist (authoritative text: /work/shared/rules/makelandia.md):
+Rules gist (authoritative text: static/rules/makelandia.html):
 - 4-8 players in two public teams, Light and Dark; each team has one castle player and 1-3 forts.
   Seats sit on a ring of 6 (4-6 players) or 8 (7-8 players) territories, in seat order with the
   empty territories spread evenly. Players on neighbouring territories are adjacent, others distant.
@@ -21,6 +21,9 @@ Rules gist (authoritative text: /work/shared/rules/makelandia.md):
 Actions (JSON): {"type": "wait"}, {"type": "attack", "target": seat, "cards": [...]},
 {"type": "reinforce", "to": seat, "card": c}, {"type": "defend", "cards": [...]}.
 There are no automatic (SYSTEM) steps: nothing random happens after the deal.
+Clock: room option ``turn_seconds`` (default 60, 0 = none) for the turn player and the defender;
+``on_timeout`` is an ordinary legal action: the turn player waits, the defender plays the weakest
+single card (the lowest character; with none, Boost before Kill).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from functools import lru_cache
 
 from engines.makelandia import data
 from engines.makelandia.data import BOOST, CASTLE, DARK, FORT, KILL, LIGHT, ORDER, TEAMS
-from engines.protocol import IllegalAction, InvalidAction, resolve_options
+from engines.protocol import IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
 
 # ---- metadata -----------------------------------------------------------------------------------
 ID = "makelandia"
@@ -40,7 +43,10 @@ TITLE = "Makelandia"
 MIN_PLAYERS = 4
 MAX_PLAYERS = 8
 VERSION = "1"
-OPTIONS: list[dict] = []
+OPTIONS: list[dict] = [
+    clock_option(60, "a turn waits; a defender plays their weakest single card",
+                 "手番は待機、防御側は最も弱い1枚を出す"),
+]
 LOG_KEEP = 40
 PUBLIC = -1  # expedition source: card revealed in a battle (everyone knows it)
 
@@ -65,7 +71,7 @@ class State:
 
     __slots__ = ("n", "terr", "team", "role", "hands", "exped", "alive", "discards", "set_aside",
                  "turn", "phase", "pending", "quiet", "turn_no", "seq", "last_battle", "log",
-                 "result", "reason")
+                 "result", "reason", "options")
 
     def clone(self) -> "State":
         o = State.__new__(State)
@@ -73,14 +79,14 @@ class State:
         o.hands, o.exped, o.alive, o.discards = self.hands, self.exped, self.alive, self.discards
         o.set_aside, o.turn, o.phase, o.pending = self.set_aside, self.turn, self.phase, self.pending
         o.quiet, o.turn_no, o.seq, o.last_battle = self.quiet, self.turn_no, self.seq, self.last_battle
-        o.log, o.result, o.reason = self.log, self.result, self.reason
+        o.log, o.result, o.reason, o.options = self.log, self.result, self.reason, self.options
         return o
 
 
 def new_game(num_players: int, seed: int, options: dict | None = None) -> State:
     if not isinstance(num_players, int) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
         raise InvalidAction(f"makelandia needs {MIN_PLAYERS}-{MAX_PLAYERS} players, got {num_players!r}")
-    resolve_options(OPTIONS, options)
+    resolved = resolve_options(OPTIONS, options)
     rng = random.Random(seed)
     n = num_players
     light_forts, dark_forts = data.FORTS[n]
@@ -90,6 +96,7 @@ def new_game(num_players: int, seed: int, options: dict | None = None) -> State:
     territories = data.TERRITORIES[n]
     s = State()
     s.n = n
+    s.options = resolved
     s.terr = tuple(seat * territories // n for seat in range(n))
     s.team = tuple(f[0] for f in factions)
     s.role = tuple(f[1] for f in factions)
@@ -133,6 +140,7 @@ def awaiting(state: State) -> frozenset[int]:
 
 # ---- legal actions ------------------------------------------------------------------------------
 def legal_actions(state: State, seat: int) -> list[dict]:
+    check_seat(seat, state.n, system=True)
     if state.phase == DEFEND and seat == state.pending[1]:
         return [{"type": "defend", "cards": list(p)} for p in _plays(state.hands[seat])]
     if state.phase != TURN or seat != state.turn:
@@ -153,6 +161,7 @@ def legal_actions(state: State, seat: int) -> list[dict]:
 
 # ---- apply --------------------------------------------------------------------------------------
 def apply(state: State, seat: int, action: dict) -> State:
+    check_seat(seat, state.n, system=True)
     kind = _check_shape(action)
     if state.phase == OVER:
         raise IllegalAction(f"the game is over; {action!r} cannot be played")
@@ -255,7 +264,7 @@ def _reinforce(state: State, seat: int, action: dict) -> State:
 # ---- view ---------------------------------------------------------------------------------------
 def view(state: State, seat: int | None) -> dict:
     """Everything ``seat`` may know (None = spectator). The only place views are built."""
-    me = seat if isinstance(seat, int) and 0 <= seat < state.n else None
+    me = check_seat(seat, state.n, spectator=True)
     n = state.n
     territories = data.TERRITORIES[n]
     ring = [None] * territories
@@ -335,7 +344,7 @@ def state_to_json(state: State) -> dict:
         "pending": None if state.pending is None else [state.pending[0], state.pending[1], list(state.pending[2])],
         "quiet": state.quiet, "turn_no": state.turn_no, "seq": state.seq,
         "last_battle": _copy_json(state.last_battle), "log": _copy_json(list(state.log)),
-        "result": state.result, "reason": state.reason,
+        "result": state.result, "reason": state.reason, "options": dict(state.options),
     }
 
 
@@ -361,6 +370,7 @@ def state_from_json(d: dict) -> State:
     s.log = tuple(_copy_json(d["log"]))
     s.result = d["result"]
     s.reason = d["reason"]
+    s.options = resolve_options(OPTIONS, d.get("options"))  # states saved before options existed
     return s
 
 
@@ -396,8 +406,15 @@ def check_invariants(state: State) -> None:
     assert len(state.log) <= LOG_KEEP
 
 
+def clock_seconds(state: State, seat: int) -> float | None:
+    """The room clock (``turn_seconds``, default 60) for the turn player or the defender."""
+    check_seat(seat, state.n, system=True)
+    return seat_clock(state.options["turn_seconds"], seat, awaiting(state))
+
+
 def on_timeout(state: State, seat: int) -> dict:
     """Turn: wait. Defence (mandatory): the first legal play, i.e. the weakest single card."""
+    check_seat(seat, state.n)
     if state.phase == DEFEND and seat == state.pending[1]:
         return {"type": "defend", "cards": list(_plays(state.hands[seat])[0])}
     return {"type": "wait"}

@@ -1,6 +1,6 @@
 """Mipolin the Game (みぽりん・ざ・げーむ), 3 players: deduce the culprit and the location.
 
-Gist of the rules (authoritative text: /work/shared/rules/mipolin.md):
+Gist of the rules (authoritative text: static/rules/mipolin.html):
 - 24 cards: characters 1-9, places 1-9 (map areas of a 3x3 grid), 6 Day cards (one is
   "Gather at the Lodge!"). Setup: one character face up (the missing person), one face down (the
   culprit), one to each player face up (their piece starts on that character's home area), one
@@ -20,6 +20,8 @@ Gist of the rules (authoritative text: /work/shared/rules/mipolin.md):
   character choice (players pick characters before the shuffle).
 
 Seats 0-2 sit clockwise: the left of seat s is seat s+1 (mod 3).
+Clock: room option ``turn_seconds`` (default 60, 0 = none) for the one awaited seat; ``on_timeout``
+is an ordinary legal action (see its docstring), never a server-only one.
 The state is a JSON-native dict; ``apply`` copies only what it changes.
 Random exchanges draw from an RNG derived from the seed and a draw counter kept in the state, so
 replays are exact and no view can show a future draw.
@@ -33,7 +35,7 @@ from itertools import permutations
 
 from engines.mipolin import data
 from engines.mipolin.view import build_view
-from engines.protocol import IllegalAction, InvalidAction, resolve_options
+from engines.protocol import IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
 
 # ---------------------------------------------------------------- metadata
 ID = "mipolin"
@@ -56,6 +58,9 @@ OPTIONS = [
     {"name": "provisional_dealer", "type": "int", "default": -1, "min": -1, "max": 2,
      "label_en": "Provisional dealer seat (-1 = random; previous winner or dealer otherwise)",
      "label_ja": "仮親の席(-1 = ランダム。前回の勝者/親を指定)"},
+    clock_option(60, "pass or the lowest bid, end the turn without accusing, reveal a non-Day card if "
+                     "there is one, otherwise the first choice",
+                 "パスか最低の入札、告発せずに手番終了、日付カード以外を公開、それ以外は最初の選択肢"),
 ]
 
 ACTION_TYPES = ("pick", "bid", "pass", "reveal", "move", "order", "suggest", "show", "accuse", "end_turn")
@@ -112,6 +117,7 @@ def awaiting(state: dict) -> frozenset[int]:
 
 # ---------------------------------------------------------------- legal actions
 def legal_actions(state: dict, seat: int) -> list[dict]:
+    check_seat(seat, NUM_PLAYERS, system=True)
     phase = state["phase"]
     if phase == "over" or seat not in awaiting(state):
         return []
@@ -142,6 +148,7 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
 
 # ---------------------------------------------------------------- apply
 def apply(state: dict, seat: int, action: dict) -> dict:
+    check_seat(seat, NUM_PLAYERS, system=True)
     kind = _validate(action)
     phase = state["phase"]
     if phase == "over":
@@ -314,7 +321,7 @@ _HANDLERS = {
 
 # ---------------------------------------------------------------- view / outcome
 def view(state: dict, seat: int | None) -> dict:
-    return build_view(state, seat, outcome(state))
+    return build_view(state, check_seat(seat, NUM_PLAYERS, spectator=True), outcome(state))
 
 
 def outcome(state: dict) -> dict | None:
@@ -339,10 +346,16 @@ def state_from_json(data_: dict) -> dict:
     return copy.deepcopy(data_)
 
 
+def clock_seconds(state: dict, seat: int) -> float | None:
+    """The room clock (``turn_seconds``, default 60) for the awaited seat's decision."""
+    check_seat(seat, NUM_PLAYERS, system=True)
+    return seat_clock(state["opts"].get("turn_seconds", 0), seat, awaiting(state))
+
+
 def on_timeout(state: dict, seat: int) -> dict:
     """A plain legal action for a seat whose clock ran out: pass / the lowest bid, end the turn
     without accusing, reveal a card that cannot time out if there is one, else the first option."""
-    legal = legal_actions(state, seat)
+    legal = legal_actions(state, check_seat(seat, NUM_PLAYERS))
     if not legal:
         raise IllegalAction(f"seat {seat!r} is not awaited in phase {state['phase']!r}")
     for pick in ("pass", "end_turn"):

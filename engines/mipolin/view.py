@@ -13,7 +13,7 @@ from engines.mipolin import data
 
 
 def build_view(s: dict, seat: int | None, outcome: dict | None) -> dict:
-    me = seat if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(s["hands"]) else None
+    me = seat  # checked by engine.view
     over = s["phase"] == "over"
     players = []
     for p in range(len(s["hands"])):

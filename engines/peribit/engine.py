@@ -1,4 +1,4 @@
-"""Peribit (ペリビット), two players, simultaneous placement; rules: /work/shared/rules/peribit.md.
+"""Peribit (ペリビット), two players, simultaneous placement; rules: static/rules/peribit.html.
 
 Gist: 36 stones (12 each of Bellum, Natura, Societas). Each round, 5 face-up stones start 5
 lanes; each player holds 3 secret stones. Every placement is simultaneous: first an optional
@@ -33,7 +33,7 @@ import random
 
 from engines.peribit import data
 from engines.peribit.scoring import best_role
-from engines.protocol import SYSTEM, IllegalAction, InvalidAction, resolve_options
+from engines.protocol import SYSTEM, IllegalAction, InvalidAction, check_seat, resolve_options, seat_clock
 
 MARKS = data.MARKS
 MARK_INDEX = {name: i for i, name in enumerate(MARKS)}
@@ -164,10 +164,8 @@ class PeribitEngine:
         return frozenset()
 
     def legal_actions(self, state: State, seat: int) -> list[dict]:
-        if seat == SYSTEM:
+        if check_seat(seat, NUM_PLAYERS, system=True) == SYSTEM:
             return [{"type": "next_round"}] if state.step == BETWEEN else []
-        if seat not in SEATS:
-            return []
         if state.step == PLACE and state.pending_pl[seat] is None:
             return _placements(state.lanes, state.hands[seat])
         if state.step == EXCHANGE and state.eligible[seat] and state.pending_ex[seat] is None:
@@ -180,6 +178,7 @@ class PeribitEngine:
 
     # -- apply ---------------------------------------------------------------------------------
     def apply(self, state: State, seat: int, action: dict) -> State:
+        check_seat(seat, NUM_PLAYERS, system=True)
         kind = _validate(action)
         if seat == SYSTEM:
             if kind == "next_round":
@@ -190,8 +189,6 @@ class PeribitEngine:
             if kind == "timeout":
                 return _timeout(state, action["seat"], action)
             raise IllegalAction(f"{action!r}: the server (SYSTEM) only takes next_round/timeout steps")
-        if isinstance(seat, bool) or seat not in SEATS:
-            raise IllegalAction(f"seat {seat!r} is not a seat of this 2-player game (action {action!r})")
         if kind in SYSTEM_TYPES:
             raise IllegalAction(f"{action!r}: only the server takes {kind!r} steps")
         if seat not in self.awaiting(state):
@@ -229,20 +226,18 @@ class PeribitEngine:
 
     # -- clocks and server steps ---------------------------------------------------------------
     def clock_seconds(self, state: State, seat: int) -> float | None:
-        clock = state.options["placement_clock"]
-        if clock <= 0 or seat not in SEATS or seat not in self.awaiting(state):
-            return None
-        return float(clock)
+        check_seat(seat, NUM_PLAYERS, system=True)
+        return seat_clock(state.options["placement_clock"], seat, self.awaiting(state))
 
     def on_timeout(self, state: State, seat: int) -> dict:
-        return {"type": "timeout", "seat": seat}
+        return {"type": "timeout", "seat": check_seat(seat, NUM_PLAYERS)}
 
     def delay(self, state: State) -> float:
         return data.BETWEEN_ROUNDS_DELAY if state.step == BETWEEN else 0.0
 
     # -- view ----------------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict:
-        return _view(state, seat if seat in SEATS else None)
+        return _view(state, check_seat(seat, NUM_PLAYERS, spectator=True))
 
     # -- outcome -------------------------------------------------------------------------------
     def outcome(self, state: State) -> dict | None:

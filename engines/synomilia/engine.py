@@ -1,6 +1,6 @@
 """Synomilia (シノミリア): a 2-player bluffing game about how many chips the pile will hold.
 
-Rules gist (authoritative text: /work/shared/rules/synomilia.md):
+Rules gist (authoritative text: static/rules/synomilia.html):
 - Each player has number cards 0-9, a sun/moon marker and 15 chips (30 chips in play, always).
 - Each bout both players secretly and simultaneously put one *available* card face down as their
   prediction of the final pile count. Then, from the start player, alternating, each play is one of:
@@ -23,7 +23,7 @@ Actions: {"type": "predict", "card": n}, {"type": "stack", "face": "sun"|"moon"}
 {"type": "change", "card": n} (n == current card is the bluff), {"type": "pass"},
 SYSTEM {"type": "reveal"}.
 
-Clock: if the room option ``turn_seconds`` > 0, each awaited seat has that clock
+Clock: room option ``turn_seconds`` (default 30; 0 = none): each awaited seat has that clock
 (``clock_seconds``). When it runs out the server applies, as SYSTEM, the server-only action
 ``on_timeout(state, seat)`` = {"type": "timeout", "seat": seat}. ``apply`` accepts it only from
 SYSTEM, only while that seat is awaited and the room has a clock; it is never in ``legal_actions``.
@@ -37,7 +37,7 @@ from __future__ import annotations
 import copy
 import random
 
-from engines.protocol import SYSTEM, IllegalAction, InvalidAction, resolve_options
+from engines.protocol import SYSTEM, IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
 from engines.synomilia import data
 from engines.synomilia.view import build_view
 
@@ -51,9 +51,8 @@ OPTIONS = [
     {"name": "reveal_delay", "type": "float", "default": 3, "min": 0, "max": 30,
      "label_en": "Delay before the second card is revealed (seconds)",
      "label_ja": "2枚目のカードを公開するまでの時間(秒)"},
-    {"name": "turn_seconds", "type": "int", "default": 0, "min": 0, "max": 600,
-     "label_en": "Clock per decision (seconds, 0 = no clock)",
-     "label_ja": "1手の持ち時間(秒、0=なし)"},
+    clock_option(30, "pass; when predicting, a random available card",
+                 "パス。予想中は使えるカードからランダム"),
 ]
 
 PREDICT, PLAY, REVEAL, OVER = "predict", "play", "reveal", "over"
@@ -119,6 +118,7 @@ def awaiting(state: State) -> frozenset[int]:
 
 # ---------------------------------------------------------------- legal actions
 def legal_actions(state: State, seat: int) -> list[dict]:
+    check_seat(seat, data.NUM_PLAYERS, system=True)
     phase = state.phase
     if phase == PLAY:
         if seat != state.turn:
@@ -142,6 +142,7 @@ def legal_actions(state: State, seat: int) -> list[dict]:
 
 # ---------------------------------------------------------------- apply
 def apply(state: State, seat: int, action: dict) -> State:
+    check_seat(seat, data.NUM_PLAYERS, system=True)
     kind, value = _parse(action)
     phase = state.phase
     if phase == OVER:
@@ -221,7 +222,7 @@ def apply(state: State, seat: int, action: dict) -> State:
 
 # ---------------------------------------------------------------- view / outcome
 def view(state: State, seat: int | None) -> dict:
-    return build_view(state, seat)
+    return build_view(state, check_seat(seat, data.NUM_PLAYERS, spectator=True))
 
 
 def outcome(state: State) -> dict | None:
@@ -299,15 +300,13 @@ def delay(state: State) -> float:
 
 def clock_seconds(state: State, seat: int) -> float | None:
     """The room clock for an awaited seat (``turn_seconds``), or None when there is no clock."""
-    limit = state.options.get("turn_seconds", 0)
-    if not limit or seat == SYSTEM or seat not in awaiting(state):
-        return None
-    return float(limit)
+    check_seat(seat, data.NUM_PLAYERS, system=True)
+    return seat_clock(state.options.get("turn_seconds", 0), seat, awaiting(state))
 
 
 def on_timeout(state: State, seat: int) -> dict:
     """The SYSTEM action the server applies when ``seat``'s clock runs out (see module docstring)."""
-    if seat == SYSTEM or seat not in awaiting(state):
+    if check_seat(seat, data.NUM_PLAYERS) == SYSTEM or seat not in awaiting(state):
         raise IllegalAction(f"seat {seat!r} is not awaited, no timeout applies (phase {state.phase})")
     return {"type": "timeout", "seat": seat}
 

@@ -14,7 +14,7 @@ _FACE = {"s": "sun", "m": "moon"}
 
 
 def build_view(state, seat: int | None) -> dict:
-    me = seat if seat in (0, 1) else None
+    me = seat  # checked by engine.view
     available = [list(a) for a in state.available]
     revealed = [None, None]
     if state.phase == "reveal":

@@ -55,5 +55,6 @@ ROUND_NAMES = (("sun", "太陽"), ("moon", "月"))
 FULL_GAME_ROUNDS = 2
 SHORT_GAME_ROUNDS = 1
 
+CALL_WINDOW_SECONDS = 1.0  # default minimum time every call window stays open (room option call_window)
 NEXT_MATCH_DELAY = 6.0  # seconds the server shows a match result before dealing the next one
 LOG_LIMIT = 40  # public events kept in the state for the view

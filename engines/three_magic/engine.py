@@ -1,6 +1,6 @@
 """Three Magic (スリーマジック): a 3-player mahjong-like card game about casting three spells.
 
-Rules gist (authoritative text: /work/shared/rules/three-magic.md; rulings in the rules page):
+Rules gist (authoritative text: static/rules/three_magic.html; rulings in the rules page):
 - 60 mana cards: Fire/Wood/Water x numbers 0-4 x 4 copies (numbers 1-4: 3 of 4 copies starred).
   Each player has an element (dealt from the seed) and 270 od. The Fire player deals first.
 - A *spell* is 3 same-element cards, equal numbers or a run 012 123 234 340 / 043 432 321 210
@@ -8,8 +8,9 @@ Rules gist (authoritative text: /work/shared/rules/three-magic.md; rulings in th
   discarded. 9 cards whose positions 1-3, 4-6, 7-9 are spells win (called spells count as groups).
 - A match: deal 8 each, 5 spare (first one revealed as the catalyst indicator), the rest is the
   pile. From the dealer, each turn: draw + insert, then tsumo or discard (optionally riichi).
-- After a discard, the seats that can call are asked at once: ron > pon > chi; several rons go to
-  the seat next after the discarder; chi only from the left player. Pledges (pon/chi) cost od
+- After every discard both other seats are in the call window (Ruling: whether or not they can call,
+  so nobody learns who could): ron > pon > chi; several rons go to the seat next after the
+  discarder; chi only from the left player. Pledges (pon/chi) cost od
   (own element 10/30, other 30/90, a 2nd pledge pays the 2nd price), at most two per match, lose
   riichi and the ley line pot; the caller discards next and cannot ron until their next draw.
 - Riichi: tenpai, not pledged, 10 od on the discard, a new indicator from the spare; afterwards
@@ -23,14 +24,21 @@ Rules gist (authoritative text: /work/shared/rules/three-magic.md; rulings in th
   moon; one with ``short_game``) or when a player has 0 od after a match. Highest od wins.
 
 Phases: "insert" (turn seat holds a drawn card: insert it, tsumo, or — in riichi — discard it),
-"discard" (turn seat discards, optionally declaring riichi), "calls" (simultaneous: every seat that
-can call on the discard; the others are never asked), "match_end" (SYSTEM deals the next match
-after ``delay``), "over".
+"discard" (turn seat discards, optionally declaring riichi), "calls" (the call window after every
+discard, see below), "match_end" (SYSTEM deals the next match after ``delay``), "over".
+
+The call window (Ruling "call window"): after every discard both other seats are awaited, with the
+same clock, whether or not they can call; while the window's minimum time runs (room option
+``call_window``, default 1 s) SYSTEM is awaited too, its one action ``close_window`` applied after
+``delay``. A seat may decide (ron/pon/chi/pass) at any time. The window closes once the minimum
+time is over and every seat that has a real choice has decided; then the server passes for the
+seats with nothing to call and resolves the calls. So ``awaiting``, ``deadlines``, the phase and
+every view are the same for a seat that can call and one that cannot until someone decides.
 
 Actions: {"type": "insert", "pos": p}, {"type": "tsumo", "pos": p}, {"type": "discard_drawn"}
 (riichi only), {"type": "discard", "index": i, "riichi": bool}, {"type": "ron", "pos": p},
 {"type": "pon"|"chi", "cards": [i, j]} (hand indices, i < j), {"type": "pass"}, SYSTEM
-{"type": "next_match"}. Clock: room option ``turn_seconds``; ``on_timeout`` returns an ordinary
+{"type": "close_window"} and {"type": "next_match"}. Clock: room option ``turn_seconds``; ``on_timeout`` returns an ordinary
 legal action (insert at the end / discard the drawn card / pass), no server-only action exists.
 """
 
@@ -38,7 +46,7 @@ from __future__ import annotations
 
 import random
 
-from engines.protocol import SYSTEM, IllegalAction, InvalidAction, resolve_options
+from engines.protocol import SYSTEM, IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
 from engines.three_magic import data
 from engines.three_magic import spells as sp
 from engines.three_magic.view import build_view
@@ -52,10 +60,16 @@ VERSION = "1"
 OPTIONS = [
     {"name": "short_game", "type": "bool", "default": False,
      "label_en": "Short game (one round of dealers)", "label_ja": "短縮ゲーム(管理者1巡)"},
-    {"name": "turn_seconds", "type": "int", "default": 0, "min": 0, "max": 600,
-     "label_en": "Clock per decision (seconds, 0 = no clock)", "label_ja": "1手の持ち時間(秒、0=なし)"},
+    clock_option(30, "the drawn card goes to the end (in riichi: discarded), the card just inserted "
+                     "is discarded, a call decision passes",
+                 "引いた札は右端へ(リーチ中は捨てる)、差した札を捨てる、誓約はパス"),
+    {"name": "call_window", "type": "float", "default": data.CALL_WINDOW_SECONDS, "min": 0.5, "max": 10,
+     "label_en": "Call window after every discard (minimum seconds; hides who can call)",
+     "label_ja": "捨て札ごとの誓約受付(最短秒数。誰が鳴けるかを隠す)"},
 ]
-ACTION_TYPES = ("insert", "tsumo", "discard_drawn", "discard", "ron", "pon", "chi", "pass", "next_match")
+ACTION_TYPES = ("insert", "tsumo", "discard_drawn", "discard", "ron", "pon", "chi", "pass", "close_window",
+                "next_match")
+SYSTEM_TYPES = ("close_window", "next_match")
 TOTAL_OD = data.START_OD * data.NUM_PLAYERS
 
 
@@ -83,7 +97,8 @@ def awaiting(state: dict) -> frozenset[int]:
         return frozenset((state["turn"],))
     if phase == "calls":
         call = state["call"]
-        return frozenset(s for s in call["callers"] if call["choices"][s] is None)
+        undecided = [s for s in call["callers"] if call["choices"][s] is None]
+        return frozenset(undecided + ([SYSTEM] if call.get("open") else []))
     if phase == "match_end":
         return frozenset((SYSTEM,))
     return frozenset()
@@ -99,11 +114,13 @@ def state_from_json(data_: dict) -> dict:
 
 # ---------------------------------------------------------------- legal actions
 def legal_actions(state: dict, seat: int) -> list[dict]:
-    if seat not in awaiting(state):
+    if check_seat(seat, data.NUM_PLAYERS, system=True) not in awaiting(state):
         return []
     phase = state["phase"]
     if phase == "match_end":
         return [{"type": "next_match"}]
+    if seat == SYSTEM:
+        return [{"type": "close_window"}]
     if phase == "insert":
         hand = state["hands"][seat]
         out = [{"type": "tsumo", "pos": p} for p in sp.winning_positions(hand, state["drawn"])]
@@ -127,6 +144,7 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
 
 # ---------------------------------------------------------------- apply
 def apply(state: dict, seat: int, action: dict) -> dict:
+    check_seat(seat, data.NUM_PLAYERS, system=True)
     kind = _validate(action)
     if seat not in awaiting(state):
         raise IllegalAction(f"seat {seat!r} is not awaited now (phase {state['phase']!r}, "
@@ -139,8 +157,9 @@ def apply(state: dict, seat: int, action: dict) -> dict:
         s["match_no"] += 1
         _deal(s)
         return s
-    if kind == "next_match":
-        raise IllegalAction(f"{action!r}: next_match is the server's step after a match, not now")
+    if (seat == SYSTEM) != (kind in SYSTEM_TYPES) or kind == "next_match":
+        raise IllegalAction(f"{action!r} from seat {seat}: the server takes only close_window (while a call "
+                            f"window's minimum time runs) and next_match (after a match); players never do")
     if phase == "insert":
         return _apply_insert(state, seat, kind, action)
     if phase == "discard":
@@ -207,6 +226,11 @@ def _apply_discard(state, seat, kind, action):
 
 def _apply_call(state, seat, kind, action):
     call = state["call"]
+    if kind == "close_window":
+        s = _clone(state)
+        s["call"] = dict(call, open=False)
+        _settle_window(s)
+        return s
     if kind == "pass":
         choice = {"type": "pass"}
     elif kind in ("ron", "pon", "chi"):
@@ -221,14 +245,14 @@ def _apply_call(state, seat, kind, action):
     new_call["choices"] = list(call["choices"])
     new_call["choices"][seat] = choice
     s["call"] = new_call
-    if all(new_call["choices"][c] is not None for c in new_call["callers"]):
-        _resolve_calls(s)
+    if not new_call.get("open"):
+        _settle_window(s)
     return s
 
 
 # ---------------------------------------------------------------- view / outcome
 def view(state: dict, seat: int | None) -> dict:
-    return build_view(state, seat)
+    return build_view(state, check_seat(seat, data.NUM_PLAYERS, spectator=True))
 
 
 def outcome(state: dict) -> dict | None:
@@ -241,19 +265,23 @@ def outcome(state: dict) -> dict | None:
 
 # ---------------------------------------------------------------- server helpers
 def delay(state: dict) -> float:
-    return data.NEXT_MATCH_DELAY if state["phase"] == "match_end" else 0.0
+    """Seconds before the SYSTEM step: the result on show, or the call window's minimum time."""
+    if state["phase"] == "match_end":
+        return data.NEXT_MATCH_DELAY
+    if state["phase"] == "calls" and state["call"].get("open"):
+        return float(state["opts"].get("call_window", data.CALL_WINDOW_SECONDS))
+    return 0.0
 
 
 def clock_seconds(state: dict, seat: int) -> float | None:
-    seconds = state["opts"]["turn_seconds"]
-    if seconds <= 0 or seat == SYSTEM or seat not in awaiting(state):
-        return None
-    return float(seconds)
+    check_seat(seat, data.NUM_PLAYERS, system=True)
+    return seat_clock(state["opts"]["turn_seconds"], seat, awaiting(state))
 
 
 def on_timeout(state: dict, seat: int) -> dict:
     """An ordinary legal action for a late seat: keep the drawn card at the end of the hand (or
     discard it in riichi), discard the card just drawn, or pass on a call."""
+    check_seat(seat, data.NUM_PLAYERS)
     phase = state["phase"]
     if phase == "insert":
         if state["riichi"][seat]:
@@ -339,12 +367,9 @@ def _discard(s: dict, seat: int, card: int, riichi: bool) -> None:
         s["spare"] = s["spare"][1:]
         _log(s, {"ev": "riichi", "seat": seat, "card": card, "indicator": s["indicators"][-1][0]})
     s["discards"][seat].append([card, data.RIICHI_PRICE if riichi else 0, -1])
-    callers = [o for o in _after(seat) if _call_options(s, o, card, seat)]
-    if callers:
-        s["phase"] = "calls"
-        s["call"] = {"card": card, "from": seat, "callers": callers, "choices": [None, None, None]}
-    else:
-        _start_turn(s, (seat + 1) % 3)
+    # Ruling (call window): both other seats, every time, whether or not they can call.
+    s["phase"] = "calls"
+    s["call"] = {"card": card, "from": seat, "callers": _after(seat), "choices": [None, None, None], "open": True}
 
 
 def _after(seat: int) -> list[int]:
@@ -393,6 +418,20 @@ def _call_options(s: dict, seat: int, card: int, discarder: int) -> list[dict]:
             elif chi_ok and ti != tj:
                 out.append({"type": "chi", "cards": [i, j]})
     return out
+
+
+def _settle_window(s: dict) -> None:
+    """Close the (no longer open) call window if no seat with a real choice is still deciding:
+    the server passes for the undecided seats, which had nothing to call, and resolves."""
+    call = s["call"]
+    undecided = [c for c in call["callers"] if call["choices"][c] is None]
+    if any(_call_options(s, c, call["card"], call["from"]) for c in undecided):
+        return
+    choices = list(call["choices"])
+    for c in undecided:
+        choices[c] = {"type": "pass"}
+    s["call"] = dict(call, choices=choices)
+    _resolve_calls(s)
 
 
 def _resolve_calls(s: dict) -> None:
@@ -470,15 +509,18 @@ def _win(s: dict, winner: int, kind: str, discarder: int | None) -> None:
         s["od"][p] -= paid
         s["od"][winner] += paid
         result["payments"][p] = paid
+    # Table od and the pot reward only a win that caused a payment (a ron on a discarder at 0 od,
+    # or a tsumo on two broke players, pays nothing: the table od goes to the pot, which stays).
+    caused_payment = sum(result["payments"]) > 0
     table = s["table_od"]
     s["table_od"] = 0
-    if riichi:
+    if riichi and caused_payment:
         s["od"][winner] += table
         result["table_od"] = {"amount": table, "to": "winner"}
     else:
         s["pot"] += table
         result["table_od"] = {"amount": table, "to": "pot"}
-    if s["pledged"][winner] == 0:
+    if s["pledged"][winner] == 0 and caused_payment:
         result["pot_taken"] = s["pot"]
         s["od"][winner] += s["pot"]
         s["pot"] = 0

@@ -14,7 +14,7 @@ from engines.three_magic import spells as sp
 
 
 def build_view(s: dict, seat: int | None) -> dict:
-    me = seat if isinstance(seat, int) and 0 <= seat < data.NUM_PLAYERS else None
+    me = seat  # checked by engine.view
     phase = s["phase"]
     in_match = phase in ("insert", "discard", "calls")
     rounds = data.SHORT_GAME_ROUNDS if s["opts"]["short_game"] else data.FULL_GAME_ROUNDS

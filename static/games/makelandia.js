@@ -1,4 +1,5 @@
 import { addStyleOnce } from "/static/dom.js";
+import { reasonText } from "/static/reasons.js";
 // Makelandia table (static/games/README.md contract). DOM via ctx.h / textContent only.
 const RULES_URL = "/static/rules/makelandia.html";
 const STYLE_ID = "makelandia-style";
@@ -24,15 +25,29 @@ const CSS = `
 .makelandia-card{display:inline-block;min-width:28px;padding:3px 5px;border:1px solid #555;border-radius:5px;background:#fff;text-align:center;font-weight:bold;font-size:13px}
 .makelandia-card.makelandia-special{background:#fde2e2}
 .makelandia-card.makelandia-hidden{background:#666;color:#fff}
-.makelandia-actions button{margin:3px;padding:6px 9px;font-size:14px;min-height:36px}
+.makelandia-actions{border:2px solid #d4a017;border-radius:8px;padding:.3em .5em;margin:.3em 0;background:#fffdf3}
+.makelandia-actions h3{margin:.2em 0}
+.makelandia-actions button{margin:2px;padding:5px 8px;font-size:14px;min-height:36px}
 .makelandia-actions button.makelandia-sel{background:#2a7;color:#fff}
+.makelandia-actions .makelandia-handcard{min-width:40px;min-height:44px;font-size:16px;cursor:pointer;border:2px solid #555}
+.makelandia-actions .makelandia-handcard.makelandia-sel{background:#2a7;color:#fff;border-color:#185;transform:translateY(-3px)}
+.makelandia-actions .makelandia-confirm{background:#b0413e;color:#fff;border-color:#b0413e;font-weight:bold}
+.makelandia-plays,.makelandia-whom{display:flex;flex-wrap:wrap;gap:2px}
+.makelandia-plays button{text-align:left;font-size:13px}
+button.makelandia-terr{font:inherit;font-size:11px;color:inherit;cursor:pointer}
+button.makelandia-pick{border-style:solid;border-width:3px;border-color:#b0413e}
+button.makelandia-picked{background:#fde2e2}
+.makelandia-last{border:3px double #1b5e9b}
+.makelandia-lastline{font-size:13px;padding:.2em .5em;border-left:4px solid #1b5e9b;background:#eaf2fb;margin:.2em 0}
 .makelandia-battle{border:1px solid #ccc;border-radius:8px;padding:.4em;margin:.3em 0;background:#fafafa}
 .makelandia-log{font-size:12px;max-height:220px;overflow:auto;border-top:1px solid #ddd;padding-top:.3em}
 .makelandia-log div{margin:2px 0}
 .makelandia-small{font-size:12px;color:#555}
 `;
 
-let selection = { key: null, mode: null, target: null };
+// The player's pending choice on this table: attack/reinforce, the target, and the hand cards
+// picked (indices into the sorted hand). Reset whenever the decision changes.
+let selection = { key: null, mode: null, target: null, cards: [] };
 
 export function render(root, ctx) {
   addStyleOnce(STYLE_ID, CSS);
@@ -40,7 +55,7 @@ export function render(root, ctx) {
   const v = ctx.view;
   const legal = ctx.legal || [];
   const key = JSON.stringify([v.turn_no, v.phase, ctx.seat, legal.length]);
-  if (selection.key !== key) selection = { key, mode: null, target: null };
+  if (selection.key !== key) selection = { key, mode: null, target: null, cards: [] };
   const rerender = () => render(root, ctx);
   while (root.firstChild) root.removeChild(root.firstChild);
   const wrap = h("div", { class: "makelandia-root" });
@@ -50,12 +65,18 @@ export function render(root, ctx) {
     h("a", { href: RULES_URL, target: "_blank" }, t("Rules (incl. house abilities)", "ルール(ハウス能力を含む)"))));
   wrap.appendChild(statusLine(ctx));
   if (v.outcome) wrap.appendChild(h("div", { class: "makelandia-over" }, outcomeText(ctx, v.outcome)));
+  const last = v.log.length ? v.log[v.log.length - 1] : null;
+  if (last && last.event !== "start") {
+    wrap.appendChild(h("div", { class: "makelandia-lastline", id: "last-action" }, t("Last: ", "直前: "), logText(ctx, last)));
+  }
+  // when it is this player's turn, the decision (the hand is the control) comes first on screen
+  if (legal.length) wrap.appendChild(actionPanel(ctx, legal, rerender));
 
-  wrap.appendChild(ringView(ctx));
+  wrap.appendChild(ringView(ctx, legal, rerender));
   wrap.appendChild(adjacencyLine(ctx));
   wrap.appendChild(battleArea(ctx));
 
-  if (v.hand) {
+  if (v.hand && !legal.length) {
     wrap.appendChild(h("h3", {}, t("Your hand", "あなたの手札") + ` (${v.hand.length})`));
     wrap.appendChild(cardRow(ctx, v.hand));
     const me = v.players[v.seat];
@@ -65,8 +86,6 @@ export function render(root, ctx) {
       wrap.appendChild(cardRow(ctx, me.expedition));
     }
   }
-  if (legal.length) wrap.appendChild(actionPanel(ctx, legal, rerender));
-
   wrap.appendChild(h("h3", {}, t("Discards", "捨て札")));
   for (const team of ["light", "dark"]) {
     wrap.appendChild(h("div", { class: "makelandia-small" }, teamName(ctx, team) + ":"));
@@ -83,8 +102,10 @@ export function render(root, ctx) {
 
   wrap.appendChild(h("h3", {}, t("House abilities", "ハウス能力(独自ルール)")));
   for (const a of v.house_abilities) {
+    const card = cardLabel(ctx, a.card);
+    const title = t(a.name_en, a.name_ja);
     wrap.appendChild(h("div", { class: "makelandia-small" },
-      `${cardLabel(ctx, a.card)} ${t(a.name_en, a.name_ja)}: ${t(a.text_en, a.text_ja)}`));
+      h("b", {}, title.includes(card) ? title : `${card} — ${title}`), `: ${t(a.text_en, a.text_ja)}`));
   }
 }
 
@@ -145,13 +166,31 @@ function statusLine(ctx) {
 }
 
 function outcomeText(ctx, o) {
-  if (!o.winner) return ctx.t("Draw: ", "引き分け: ") + o.reason;
-  return ctx.t(`${teamName(ctx, o.winner)} team wins — `, `${teamName(ctx, o.winner)}の陣営の勝利 — `) + o.reason;
+  return reasonText(o.reason, ctx.lang, (s) => name(ctx, s)); // says who won and why (static/reasons.js)
 }
 
-function ringView(ctx) {
+/** Seats the player may pick on the ring now: {seat: "attack" | "reinforce"}. */
+function pickable(legal) {
+  const out = {};
+  for (const a of legal) {
+    if (a.type === "attack") out[a.target] = "attack";
+    else if (a.type === "reinforce") out[a.to] = "reinforce";
+  }
+  return out;
+}
+
+/** Seats involved in the latest logged event (highlighted on the ring). */
+function lastSeats(v) {
+  const e = v.log.length ? v.log[v.log.length - 1] : null;
+  if (!e || e.event === "start") return new Set();
+  return new Set([e.seat, e.target].filter((s) => s !== undefined && s !== null));
+}
+
+function ringView(ctx, legal, rerender) {
   const { h, t, view: v } = ctx;
   const ring = h("div", { class: "makelandia-ring" });
+  const picks = pickable(legal || []);
+  const recent = lastSeats(v);
   ring.appendChild(h("div", { class: "makelandia-ringline" }));
   const me = v.seat !== null ? v.players[v.seat] : null;
   const count = v.territories;
@@ -169,10 +208,22 @@ function ringView(ctx) {
     if (seat === v.seat) cls += " makelandia-me";
     else if (me && me.adjacent.includes(seat)) cls += " makelandia-adj";
     if (v.phase !== "over" && seat === v.turn) cls += " makelandia-turn";
+    if (recent.has(seat)) cls += " makelandia-last";
     const exp = p.expedition.length
       ? t(`exp. ${p.expedition_size}: `, `遠征${p.expedition_size}: `) + p.expedition.map((c) => cardLabel(ctx, c)).join(",")
       : t("exp. 0", "遠征0");
-    ring.appendChild(h("div", { class: cls, style, title: t(`Territory ${terr + 1}`, `領地${terr + 1}`) },
+    const mode = picks[seat];
+    const attrs = { class: cls, style, title: t(`Territory ${terr + 1}`, `領地${terr + 1}`), "data-seat": seat };
+    let tag = "div";
+    if (mode) {
+      tag = "button";
+      attrs.type = "button";
+      attrs.class += ` makelandia-pick${selection.target === seat ? " makelandia-picked" : ""}`;
+      attrs["aria-pressed"] = String(selection.target === seat);
+      attrs["aria-label"] = mode === "attack" ? t(`Attack ${name(ctx, seat)}`, `${name(ctx, seat)}を攻撃`) : t(`Reinforce ${name(ctx, seat)}`, `${name(ctx, seat)}に援軍`);
+      attrs.onclick = () => { selection.mode = mode; selection.target = seat; rerender(); };
+    }
+    ring.appendChild(h(tag, attrs,
       h("b", {}, name(ctx, seat)), h("br", {}),
       `${teamName(ctx, p.team)} ${roleName(ctx, p.role)}`, h("br", {}),
       p.alive ? t(`hand ${p.hand_size}`, `手札${p.hand_size}`) : t("OUT", "脱落"), h("br", {}), exp));
@@ -248,67 +299,126 @@ function battleArea(ctx) {
   return box;
 }
 
+/** Same cards, any order. */
+function sameCards(a, b) {
+  return a.length === b.length && [...a].sort().join() === [...b].sort().join();
+}
+
+/** The decision panel: the hand is the control (tap cards to build the play), the target is picked
+ * here or on the ring, and every legal play is also offered as one labelled button. */
 function actionPanel(ctx, legal, rerender) {
   const { h, t, view: v } = ctx;
-  const panel = h("div", { class: "makelandia-actions" });
-  panel.appendChild(h("h3", {}, t("Your move", "あなたの行動")));
-  const button = (label, onclick, selected) =>
-    h("button", { class: selected ? "makelandia-sel" : "", onclick }, label);
-  if (legal[0].type === "defend") {
-    panel.appendChild(h("div", { class: "makelandia-small" },
-      t(`Answer the ${v.pending.count}-card attack with:`, `${v.pending.count}枚の攻撃に応戦:`)));
-    for (const a of legal) panel.appendChild(button(playText(ctx, a.cards), () => ctx.send(a)));
-    return panel;
-  }
-  const attacks = legal.filter((a) => a.type === "attack");
-  const gifts = legal.filter((a) => a.type === "reinforce");
-  const wait = legal.find((a) => a.type === "wait");
-  const targets = [...new Set(attacks.map((a) => a.target))];
-  const allies = [...new Set(gifts.map((a) => a.to))];
+  const panel = h("div", { class: "makelandia-actions makelandia-move", id: "my-move" });
+  const button = (label, onclick, extra = {}) => h("button", { type: "button", onclick, ...extra }, label);
+  const defending = legal[0].type === "defend";
   const me = v.players[v.seat];
   const dist = (s) => (me.adjacent.includes(s) ? t("adjacent", "隣接") : t("distant", "遠方"));
-  if (targets.length) {
-    panel.appendChild(h("div", {}, t("Attack (1: choose an enemy, 2: choose the play):", "攻撃(1: 敵を選ぶ 2: 出すカードを選ぶ):")));
+  panel.appendChild(h("h3", {}, defending
+    ? t(`Your move: answer the ${v.pending.count}-card attack of ${name(ctx, v.pending.attacker)}`, `あなたの行動: ${name(ctx, v.pending.attacker)}の${v.pending.count}枚の攻撃に応戦`)
+    : t("Your move", "あなたの行動")));
+
+  // 1. the hand: tap cards to choose them
+  const picked = selection.cards.map((i) => v.hand[i]);
+  panel.appendChild(h("div", { class: "makelandia-small" }, defending || selection.mode !== "reinforce"
+    ? t("Your hand — tap the cards to play:", "手札 — 出すカードをタップ:")
+    : t("Your hand — tap the card to send:", "手札 — 送るカードをタップ:")));
+  const hand = h("div", { class: "makelandia-cards makelandia-hand", role: "group", "aria-label": t("Your hand", "あなたの手札") });
+  v.hand.forEach((c, i) => {
+    const on = selection.cards.includes(i);
+    const special = c === "boost" || c === "kill";
+    hand.appendChild(h("button", { type: "button", class: `makelandia-card makelandia-handcard${special ? " makelandia-special" : ""}${on ? " makelandia-sel" : ""}`,
+      "aria-pressed": String(on), "data-card": c, onclick: () => {
+        if (selection.mode === "reinforce") selection.cards = on ? [] : [i];
+        else selection.cards = on ? selection.cards.filter((x) => x !== i) : [...selection.cards, i];
+        rerender();
+      } }, cardLabel(ctx, c)));
+  });
+  panel.appendChild(hand);
+  if (me.expedition.length) {
+    panel.appendChild(h("div", { class: "makelandia-small" },
+      t(`On expedition (back at your next turn): ${playLabel(ctx, me.expedition)}`, `遠征中(次の手番で手札に戻る): ${playLabel(ctx, me.expedition)}`)));
+  }
+
+  // 2. whom (attack or reinforce), also clickable on the ring
+  const attacks = legal.filter((a) => a.type === "attack");
+  const gifts = legal.filter((a) => a.type === "reinforce");
+  if (!defending) {
+    const targets = [...new Set(attacks.map((a) => a.target))];
+    const allies = [...new Set(gifts.map((a) => a.to))];
+    const whom = h("div", { class: "makelandia-whom" });
     for (const s of targets) {
       const sel = selection.mode === "attack" && selection.target === s;
-      panel.appendChild(button(`⚔ ${name(ctx, s)} (${roleName(ctx, v.players[s].role)}, ${dist(s)})`,
-        () => { selection.mode = "attack"; selection.target = s; rerender(); }, sel));
+      whom.appendChild(button(`⚔ ${t("Attack", "攻撃")} ${name(ctx, s)} (${roleName(ctx, v.players[s].role)}, ${dist(s)})`,
+        () => { selection.mode = "attack"; selection.target = s; selection.cards = selection.cards.slice(); rerender(); },
+        { class: sel ? "makelandia-sel" : "", "aria-pressed": String(sel) }));
     }
-    if (selection.mode === "attack") {
-      const row = h("div", {});
-      if (!me.adjacent.includes(selection.target)) {
-        row.appendChild(h("div", { class: "makelandia-small" },
-          t("Distant target: if you win, your characters go on expedition until your next turn.", "遠方: 勝っても使用キャラは次の手番まで遠征。")));
-      }
-      for (const a of attacks.filter((x) => x.target === selection.target)) {
-        row.appendChild(button(playText(ctx, a.cards), () => ctx.send(a)));
-      }
-      panel.appendChild(row);
-    }
-  }
-  if (allies.length) {
-    panel.appendChild(h("div", {}, t("Reinforce (1: choose an ally, 2: choose the card):", "援軍(1: 味方を選ぶ 2: 送るカードを選ぶ):")));
     for (const s of allies) {
       const sel = selection.mode === "reinforce" && selection.target === s;
-      panel.appendChild(button(`➜ ${name(ctx, s)} (${roleName(ctx, v.players[s].role)}, ${dist(s)})`,
-        () => { selection.mode = "reinforce"; selection.target = s; rerender(); }, sel));
+      whom.appendChild(button(`➜ ${t("Reinforce", "援軍")} ${name(ctx, s)} (${roleName(ctx, v.players[s].role)}, ${dist(s)})`,
+        () => { selection.mode = "reinforce"; selection.target = s; selection.cards = selection.cards.slice(0, 1); rerender(); },
+        { class: sel ? "makelandia-sel" : "", "aria-pressed": String(sel) }));
     }
-    if (selection.mode === "reinforce") {
-      const row = h("div", {});
-      for (const a of gifts.filter((x) => x.to === selection.target)) {
-        row.appendChild(button(cardLabel(ctx, a.card), () => ctx.send(a)));
-      }
-      panel.appendChild(row);
-    }
+    const wait = legal.find((a) => a.type === "wait");
+    if (wait) whom.appendChild(button(t("Wait (do nothing this turn)", "待機(この手番は何もしない)"), () => ctx.send(wait), { class: "makelandia-wait" }));
+    panel.appendChild(whom);
   }
-  if (wait) panel.appendChild(h("div", {}, button(t("Wait (do nothing)", "待機(何もしない)"), () => ctx.send(wait))));
+
+  // 3. the plays for the chosen target (or the defence): one labelled button each, and the
+  //    hand selection confirmed when it forms one of them
+  let plays = [];
+  if (defending) plays = legal;
+  else if (selection.mode === "attack") plays = attacks.filter((a) => a.target === selection.target);
+  else if (selection.mode === "reinforce") plays = gifts.filter((a) => a.to === selection.target);
+  const cardsOf = (a) => (a.type === "reinforce" ? [a.card] : a.cards);
+  const chosen = picked.length ? plays.find((a) => sameCards(cardsOf(a), picked)) : null;
+  if (chosen) {
+    panel.appendChild(h("div", { class: "makelandia-confirm-row" },
+      button(confirmText(ctx, chosen), () => ctx.send(chosen), { class: "makelandia-confirm", id: "makelandia-confirm" })));
+  } else if (picked.length && !defending && !selection.mode) {
+    panel.appendChild(h("div", { class: "makelandia-small" }, t("Now choose whom to attack or reinforce (buttons above or on the ring).", "次に攻撃・援軍の相手を選んでください(上のボタンか輪の上)。")));
+  } else if (picked.length && plays.length) {
+    panel.appendChild(h("div", { class: "makelandia-small" }, t("These cards are not a legal play together.", "この組み合わせは出せません。")));
+  }
+  if (plays.length) {
+    if (selection.mode === "attack" && !me.adjacent.includes(selection.target)) {
+      panel.appendChild(h("div", { class: "makelandia-small" },
+        t("Distant target: if you win, your characters go on expedition until your next turn.", "遠方: 勝っても使用キャラは次の手番まで遠征。")));
+    }
+    panel.appendChild(h("div", { class: "makelandia-small" }, t("Or pick a play:", "または出し方を選ぶ:")));
+    const row = h("div", { class: "makelandia-plays" });
+    for (const a of plays) {
+      row.appendChild(button(a.type === "reinforce" ? giftText(ctx, a) : playText(ctx, a.cards), () => ctx.send(a),
+        { class: `makelandia-play${chosen === a ? " makelandia-sel" : ""}` }));
+    }
+    panel.appendChild(row);
+  }
   return panel;
 }
 
+function giftText(ctx, a) {
+  const adjacent = ctx.view.players[ctx.view.seat].adjacent.includes(a.to);
+  return ctx.t(`Give ${cardLabel(ctx, a.card)} (${adjacent ? "into their hand" : "onto their expedition"})`,
+    `${cardLabel(ctx, a.card)}を送る(${adjacent ? "手札へ" : "遠征へ"})`);
+}
+
+function confirmText(ctx, a) {
+  if (a.type === "defend") return ctx.t(`Defend with ${playText(ctx, a.cards)}`, `${playText(ctx, a.cards)}で応戦`);
+  if (a.type === "attack") return ctx.t(`Attack ${name(ctx, a.target)} with ${playText(ctx, a.cards)}`, `${playText(ctx, a.cards)}で${name(ctx, a.target)}を攻撃`);
+  return ctx.t(`Reinforce ${name(ctx, a.to)}: `, `${name(ctx, a.to)}に援軍: `) + giftText(ctx, a);
+}
+
+/** What a play does, in words: its strength and any special effect (Kill, a lone Boost, Assassin, Scout, Twins). */
 function playText(ctx, cards) {
-  const s = playStrength(cards);
-  const str = s === null ? ctx.t("Kill", "即死") : ctx.t(`strength ${s}`, `強さ${s}`);
-  return `${playLabel(ctx, cards)} (${str})`;
+  const t = ctx.t;
+  const label = playLabel(ctx, cards);
+  if (cards.includes("kill")) return t(`${label} — wins against any characters (ties a Kill or a lone Boost)`, `${label} — どのキャラにも勝つ(即死・強化単独とは相討ち)`);
+  const chars = cards.filter((c) => c !== "boost");
+  if (!chars.length) return t(`${label} alone — strength 0, only ties a Kill`, `${label}単独 — 強さ0、即死と相討ちになるだけ`);
+  const notes = [];
+  if (chars.length === 1 && chars[0] === "1") notes.push(t("beats a play with an 11 (Assassin)", "11を含む組に勝つ(暗殺者)"));
+  if (chars.includes("2")) notes.push(t("then you see their hand (Scout)", "戦いの後に相手の手札を見る(斥候)"));
+  if (chars.length === 2) notes.push(t("Twin pair", "双子のペア"));
+  return t(`${label} — strength ${playStrength(cards)}`, `${label} — 強さ${playStrength(cards)}`) + (notes.length ? `; ${notes.join("; ")}` : "");
 }
 
 function logText(ctx, e) {
@@ -321,7 +431,7 @@ function logText(ctx, e) {
       `${n(e.seat)}が${n(e.target)}に${e.count}枚伏せて攻撃${e.distant ? "(遠方)" : ""}。`);
     case "battle": {
       const res = e.winner === "tie" ? t("tie", "相討ち") : e.winner === "attacker" ? t(`${n(e.seat)} wins`, `${n(e.seat)}の勝ち`) : t(`${n(e.target)} wins`, `${n(e.target)}の勝ち`);
-      return `${n(e.seat)} [${playLabel(ctx, e.attack)} = ${e.attack_strength}] vs ${n(e.target)} [${playLabel(ctx, e.defense)} = ${e.defense_strength}]: ${res}` +
+      return `${n(e.seat)} [${playLabel(ctx, e.attack)} = ${e.attack_strength}]${t(" vs ", " 対 ")}${n(e.target)} [${playLabel(ctx, e.defense)} = ${e.defense_strength}]: ${res}` +
         (WHY[e.why] ? ` — ${t(WHY[e.why][0], WHY[e.why][1])}` : "");
     }
     case "scout": return e.hand
@@ -332,7 +442,7 @@ function logText(ctx, e) {
     case "return": return t(`${n(e.seat)}: ${e.count} expedition card(s) back to hand.`, `${n(e.seat)}: 遠征中の${e.count}枚が手札に戻る。`);
     case "out": return t(`${n(e.seat)} is out — Makelandia!`, `${n(e.seat)}が脱落 — マケランディア!`) +
       (e.discarded.length ? t(` Expedition discarded: ${playLabel(ctx, e.discarded)}.`, ` 遠征カードは捨て札: ${playLabel(ctx, e.discarded)}。`) : "");
-    case "end": return t(`Game over: ${e.reason}`, `ゲーム終了: ${e.reason}`);
+    case "end": return t("Game over: ", "ゲーム終了: ") + reasonText(e.reason, ctx.lang, n);
     default: return e.event;
   }
 }

@@ -1,4 +1,5 @@
 import { addStyleOnce } from "/static/dom.js";
+import { pressable } from "/static/keyboard.js";
 // Mipolin the Game — table for one seat. Contract: static/games/README.md.
 // DOM is built with ctx.h only (text children, never HTML from the view).
 
@@ -112,8 +113,8 @@ export function render(root, ctx) {
   for (const row of cat.grid) for (const area of row) {
     const pieces = v.players.filter((p) => p.active && p.area === area)
       .map((p) => H("span", { class: `mipolin-piece mipolin-s${p.seat}`, title: who(p.seat) }, charName(p.character)));
-    const attrs = { class: "mipolin-area" + (moveAreas.has(area) ? " can" : "") + (area === cat.lodge ? " lodge" : "") };
-    if (moveAreas.has(area)) attrs.onclick = () => ctx.send(moveAreas.get(area));
+    let attrs = { class: "mipolin-area" + (moveAreas.has(area) ? " can" : "") + (area === cat.lodge ? " lodge" : "") };
+    if (moveAreas.has(area)) attrs = pressable(attrs, () => ctx.send(moveAreas.get(area)), `${t("move here", "ここへ移動")}: ${area} ${placeName(area)}`);
     mapCells.push(H("div", attrs, H("div", {}, `${area} ${placeName(area)}`), pieces,
       moveAreas.has(area) ? H("div", { class: "mipolin-small" }, t("move here", "ここへ移動")) : null));
   }
@@ -277,7 +278,7 @@ export function render(root, ctx) {
       case "no_auction": text = t(`No auction (suggestions variant): ${P(e.dealer)} is dealer, day 1.`, `セリなし(推理バリアント):${P(e.dealer)} が本親、1日目から。`); break;
       case "bid": text = t(`${P(e.seat)} bids ${e.level}.`, `${P(e.seat)}: ${e.level}`); break;
       case "pass": text = t(`${P(e.seat)} passes.`, `${P(e.seat)}: パス`); break;
-      case "dealer": text = t(`${P(e.seat)} is the dealer; the Day marker starts on day ${e.day}.`, `${P(e.seat)} が本親。Dayマーカーは${e.day}日目から。`); break;
+      case "dealer": text = t(`${P(e.seat)} is the dealer; the Day marker starts on day ${e.day}.`, `${P(e.seat)} が本親。日数マーカーは${e.day}日目から。`); break;
       case "turn": text = t(`— ${P(e.seat)}'s turn (round ${e.round}) —`, `— ${P(e.seat)} の手番(${e.round}巡目)—`); break;
       case "reveal":
         text = t(`${P(e.seat)} reveals ${cardName(e.card)}`, `${P(e.seat)} が ${cardName(e.card)} を開示`);
@@ -357,15 +358,15 @@ export function render(root, ctx) {
       redraw();
     };
     const head = H("tr", {}, H("th", { class: "rowh" }, t("char \\ place", "キャラ\\場所")),
-      cat.places.map((p) => H("th", { class: known.has(`p${p.id}`) ? "known" : "", title: placeName(p.id), onclick: () => cycle(`p${p.id}`) },
+      cat.places.map((p) => H("th", pressable({ class: known.has(`p${p.id}`) ? "known" : "", title: placeName(p.id) }, () => cycle(`p${p.id}`), `${placeName(p.id)} ${marks[`p${p.id}`] || ""}`),
         `${p.id}${marks[`p${p.id}`] || ""}`)));
     const rows = cat.characters.map((c) => H("tr", {},
-      H("th", { class: "rowh" + (known.has(`c${c.id}`) ? " known" : ""), onclick: () => cycle(`c${c.id}`) },
+      H("th", pressable({ class: "rowh" + (known.has(`c${c.id}`) ? " known" : "") }, () => cycle(`c${c.id}`), `${charName(c.id)} ${marks[`c${c.id}`] || ""}`),
         `${c.id} ${charName(c.id)} ${marks[`c${c.id}`] || ""}`),
       cat.places.map((p) => {
         const k = `c${c.id}p${p.id}`;
         const out = known.has(`c${c.id}`) || known.has(`p${p.id}`);
-        return H("td", { class: out ? "known" : "", title: `${charName(c.id)} / ${placeName(p.id)}`, onclick: () => cycle(k) }, marks[k] || "");
+        return H("td", pressable({ class: out ? "known" : "", title: `${charName(c.id)} / ${placeName(p.id)}` }, () => cycle(k), `${charName(c.id)} / ${placeName(p.id)} ${marks[k] || ""}`), marks[k] || "");
       })));
     return H("div", { class: "mipolin-box" },
       H("div", { class: "mipolin-h" }, t("Deduction notebook (only you see it)", "推理ノート(あなただけに見えます)")),

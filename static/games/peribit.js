@@ -55,7 +55,7 @@ export function render(root, ctx) {
   };
   const markName = (m) => t(MARK[m].en, MARK[m].ja);
   const stone = (m) => {
-    const el = h("span", { class: "peribit-stone", title: markName(m), style: `background:${MARK[m].color}` }, MARK[m].letter);
+    const el = h("span", { class: "peribit-stone", title: markName(m), style: `background:${MARK[m].color}` }, t(MARK[m].letter, MARK[m].ja[0]));
     return el;
   };
   const back = () => h("span", { class: "peribit-stone peribit-back", title: t("hidden stone", "伏せた石") }, "?");
@@ -98,6 +98,11 @@ export function render(root, ctx) {
   const clockSpan = h("span", { class: "peribit-small" });
   wrap.appendChild(h("div", { class: "peribit-status" + (mine ? " peribit-mine" : "") }, status, " ", clockSpan));
   startClock(ctx, clockSpan, awaited, name);
+  // when this seat decides, the decision (the field with its lanes, or the exchange) comes right
+  // under the status line, on the first screen of a phone; otherwise it keeps its usual place
+  const decision = h("div", { class: "peribit-decision" });
+  wrap.appendChild(decision);
+  const decisionParent = legal.length ? decision : wrap;
 
   // ----- metus and standing
   const pct = Math.min(100, Math.round((100 * v.metus) / v.metus_limit));
@@ -186,7 +191,7 @@ export function render(root, ctx) {
     }
     field.appendChild(row);
   }
-  wrap.appendChild(field);
+  decisionParent.appendChild(field);
 
   // ----- exchange
   const exchanges = legal.filter((a) => a.type === "exchange" || a.type === "no_exchange");
@@ -196,7 +201,7 @@ export function render(root, ctx) {
       if (a.type === "no_exchange") row.appendChild(h("button", { onclick: () => ctx.send(a) }, t("Keep my hand", "交換しない")));
       else row.appendChild(h("button", { onclick: () => ctx.send(a) }, t("Give ", "渡す: "), stone(a.give[0]), stone(a.give[1]), t(" → draw 1", " → 1個引く")));
     }
-    wrap.appendChild(h("div", { class: "peribit-box" }, h("h4", {}, t("Exchange (optional)", "交換(任意)")), row));
+    decision.prepend(h("div", { class: "peribit-box" }, h("h4", {}, t("Exchange (optional)", "交換(任意)")), row));
   } else if (v.step === "exchange" && me !== null && v.exchange.mine !== null) {
     wrap.appendChild(h("div", { class: "peribit-box peribit-small" },
       v.exchange.mine.length ? [t("You give ", "交換に出す石: "), stone(v.exchange.mine[0]), stone(v.exchange.mine[1])] : t("You keep your hand.", "交換しません。")));

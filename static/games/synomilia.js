@@ -16,6 +16,8 @@ const STYLE = `
 .synomilia-row{display:flex;flex-wrap:wrap;align-items:center;gap:6px;margin:3px 0}
 .synomilia-label{color:#556;font-size:.85em;min-width:4.5em}
 .synomilia-card{display:inline-block;min-width:1.8em;padding:2px 4px;text-align:center;border:1px solid #889;border-radius:4px;background:#fff;font-weight:600}
+button.synomilia-card.synomilia-playable{font:inherit;font-weight:600;cursor:pointer;border:2px solid #336;min-height:2em}
+button.synomilia-card.synomilia-playable:hover{background:#eef}
 .synomilia-card.synomilia-used{background:#ddd;color:#777;text-decoration:line-through}
 .synomilia-card.synomilia-down{background:#345;color:#fff}
 .synomilia-card.synomilia-shown{background:#e9f7e9;border-color:#3a3}
@@ -107,7 +109,7 @@ export function render(root, ctx) {
     }
     box.appendChild(h("div", { class: "synomilia-row" }, h("span", { class: "synomilia-label" }, t("prediction", "予想")), slot));
     box.appendChild(h("div", { class: "synomilia-row" }, h("span", { class: "synomilia-label" }, t("available", "使える")),
-      ...v.available[s].map((c) => h("span", { class: "synomilia-card" }, String(c)))));
+      ...v.available[s].map((c) => handCard(ctx, s === me ? ctx.legal || [] : [], c))));
     box.appendChild(h("div", { class: "synomilia-row" }, h("span", { class: "synomilia-label" }, t("used", "使用済み")),
       ...(v.used[s].length ? v.used[s].map((c) => h("span", { class: "synomilia-card synomilia-used" }, String(c)))
                            : [h("span", { class: "synomilia-dim" }, "—")])));
@@ -186,6 +188,16 @@ function deadlineText(ctx, awaited, name) {
     out.push(" ", ctx.h("span", { class: "synomilia-small" }, `\u23F1 ${name(s)} ${secs}s`));
   }
   return out;
+}
+
+/** A card of the hand: a button that plays it when predicting or changing with it is legal now
+ * (the hand is the control), a plain card otherwise. */
+function handCard(ctx, legal, card) {
+  const { h, t } = ctx;
+  const play = legal.find((a) => (a.type === "predict" || a.type === "change") && a.card === card);
+  if (!play) return h("span", { class: "synomilia-card" }, String(card));
+  const label = play.type === "predict" ? t(`Predict ${card}`, `${card}を予想`) : t(`Change prediction to ${card}`, `予想を${card}に変更`);
+  return h("button", { type: "button", class: "synomilia-card synomilia-playable", "aria-label": label, title: label, onclick: () => ctx.send(play) }, String(card));
 }
 
 function actionsBox(ctx, v, legal, faceIcon) {

@@ -1,10 +1,12 @@
 import { addStyleOnce } from "/static/dom.js";
+import { reasonText } from "/static/reasons.js";
 // Three Magic (スリーマジック) table: one seat's view of the 3-player spell-building card game.
 // Contract: static/games/README.md. DOM is built only with ctx.h / text nodes (no innerHTML).
 
 const RULES_URL = "/static/rules/three_magic.html";
 const EL_EN = { fire: "Fire", wood: "Wood", water: "Water" };
 const EL_JA = { fire: "火", wood: "木", water: "水" };
+const CALL_JA = { pon: "ポン", chi: "チー", pass: "パス", ron: "ロン" };
 let riichiMode = false; // UI toggle: the next discard declares riichi
 let riichiKey = ""; // the turn the toggle belongs to; a new turn resets it
 
@@ -78,11 +80,12 @@ export function render(root, ctx) {
   // ---- status line
   const status = h("div", { class: "three_magic-bar three_magic-wait" });
   if (v.phase === "over") {
-    status.appendChild(h("strong", {}, t("Game over: ", "ゲーム終了: ") + (v.over_reason || "")));
+    status.appendChild(h("strong", {}, t("Game over: ", "ゲーム終了: ") + reasonText(v.over_reason, ctx.lang, name)));
   } else if (v.phase === "match_end") {
     status.appendChild(h("span", {}, t("Match over — the next match is dealt shortly.", "試合終了 — まもなく次の試合です。")));
   } else if (v.phase === "calls") {
-    const waiting = awaiting.map(name).join(", ");
+    // Both other players are in every window (ruling), so this text never tells who can call.
+    const waiting = awaiting.length ? awaiting.map(name).join(", ") : t("closing…", "締め切り中…");
     status.appendChild(h("span", {}, t(`${name(v.call.from)} discarded ${cardText(v.call.card)}. Waiting for call decisions: ${waiting}`,
       `${name(v.call.from)}が${cardText(v.call.card)}を捨てました。誓約/ロンの判断待ち: ${waiting}`)));
   } else if (awaiting.length) {
@@ -125,7 +128,7 @@ export function render(root, ctx) {
     const head = h("div", { class: "three_magic-bar" },
       h("strong", {}, name(seat)),
       h("span", { class: `three_magic-${p.element}` }, `${elName(p.element)} (${t("weak to", "弱点")} ${elName(p.weak_to)})`),
-      h("span", {}, `${p.od} od`),
+      h("span", {}, t(`${p.od} od`, `魔力${p.od}`)),
       h("span", {}, `${t("cards", "手札")}: ${p.hand_count}`));
     if (p.dealer) head.appendChild(h("span", { class: "three_magic-badge" }, t("dealer", "管理者")));
     if (p.riichi) head.appendChild(h("span", { class: "three_magic-badge" }, t("riichi", "リーチ")));
@@ -139,7 +142,7 @@ export function render(root, ctx) {
       for (const m of p.melds) {
         for (const c of m.cards) row.appendChild(cardNode(c));
         row.appendChild(h("span", { class: "three_magic-gap three_magic-badge" },
-          `${m.kind === "pon" ? t("pon", "ポン") : t("chi", "チー")} ${m.od} od ${t("from", "←")} ${name(m.from)}`));
+          `${m.kind === "pon" ? t("pon", "ポン") : t("chi", "チー")} ${t(`${m.od} od`, `魔力${m.od}`)} ${t("from", "←")} ${name(m.from)}`));
       }
       box.appendChild(row);
     }
@@ -210,11 +213,13 @@ export function render(root, ctx) {
         const cs = a.cards.map((i) => cardText(v.hand[i])).join(" + ");
         const price = v.call && v.prices ? (v.call.card.el === v.prices.element ? v.prices.own_element : v.prices.other_element) : "?";
         bar.appendChild(h("button", { class: "three_magic-btn", onclick: () => ctx.send(a) },
-          `${a.type === "pon" ? t("Pon", "ポン") : t("Chi", "チー")}: ${cs} + ${cardText(v.call.card)} (${price} od)`));
+          `${a.type === "pon" ? t("Pon", "ポン") : t("Chi", "チー")}: ${cs} + ${cardText(v.call.card)} (${t(`${price} od`, `魔力${price}`)})`));
       }
-      if (a.type === "pass") bar.appendChild(h("button", { class: "three_magic-btn", onclick: () => ctx.send(a) }, t("Pass", "パス")));
+      // Nothing to call (pass is the only choice): not asked to click; the server passes for this seat.
+      if (a.type === "pass" && legal.length > 1) bar.appendChild(h("button", { class: "three_magic-btn", onclick: () => ctx.send(a) }, t("Pass", "パス")));
+      if (a.type === "pass" && legal.length === 1) bar.appendChild(h("span", { class: "three_magic-wait" }, t("Nothing to call: the server passes for you when the window closes.", "誓約・ロンできる札はありません。受付終了時に自動でパスします。")));
     }
-    if (v.call && v.call.my_choice) bar.appendChild(h("span", { class: "three_magic-wait" }, t(`You chose ${v.call.my_choice.type}; waiting for the others.`, `${v.call.my_choice.type}を選択済み。他の判断待ち。`)));
+    if (v.call && v.call.my_choice) bar.appendChild(h("span", { class: "three_magic-wait" }, t(`You chose ${v.call.my_choice.type}; waiting for the others.`, `${CALL_JA[v.call.my_choice.type] || v.call.my_choice.type}を選択済み。他の判断待ち。`)));
     if (bar.childNodes.length) box.appendChild(bar);
     if (v.waits && v.waits.length) {
       const kinds = [...new Set(v.waits.map((w) => typeText(w.card)))];

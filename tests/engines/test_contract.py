@@ -141,3 +141,83 @@ def test_system_steps_have_exactly_one_action(game_id):
             if SYSTEM in engine.awaiting(after):
                 assert len(engine.legal_actions(after, SYSTEM)) == 1
         play(engine, engine.min_players, seed, rng=random.Random(seed), on_step=check)
+
+
+BAD_SEATS = [True, False, 1.0, "0", "1", [0], -2]
+
+
+@pytest.mark.parametrize("game_id", ENGINE_IDS)
+def test_seats_must_be_real_ints_in_range(game_id):
+    """``True`` is not seat 1 and ``n`` is not a spectator: every function that takes a seat
+    refuses anything but an int in range (None only in ``view``, SYSTEM only where the server acts),
+    at the start, mid-game and at the end, and changes nothing."""
+    engine = engines.get(game_id)
+    for num_players in player_counts(engine):
+        result = play(engine, num_players, seed=11)
+        states = [engine.new_game(num_players, 11), replay(engine, num_players, 11, None, result.log[:len(result.log) // 2]),
+                  result.state]
+        for state in states:
+            before = engine.state_to_json(state)
+            awaited = sorted(s for s in engine.awaiting(state) if s >= 0)
+            some_action = engine.legal_actions(state, awaited[0])[0] if awaited else {"type": "pass"}
+            for bad in [*BAD_SEATS, num_players, num_players + 3]:
+                for call in (lambda: engine.view(state, bad), lambda: engine.legal_actions(state, bad),
+                             lambda: engine.apply(state, bad, some_action)):
+                    with pytest.raises(engines.InvalidAction, match="seat"):
+                        call()
+                for name in ("clock_seconds", "on_timeout"):
+                    if hasattr(engine, name):
+                        with pytest.raises(engines.InvalidAction, match="seat"):
+                            getattr(engine, name)(state, bad)
+            with pytest.raises(engines.InvalidAction, match="seat"):
+                engine.view(state, SYSTEM)
+            engine.view(state, None)
+            for seat in range(num_players):
+                engine.view(state, seat)
+                engine.legal_actions(state, seat)
+            assert engine.state_to_json(state) == before
+
+
+def _timeout_step(engine, state, seat):
+    """What the runner does when ``seat``'s clock runs out: ``on_timeout`` applied as the seat when
+    it is one of the seat's legal actions, otherwise as SYSTEM (a server-only action)."""
+    action = engine.on_timeout(state, seat)
+    return (seat if action in engine.legal_actions(state, seat) else SYSTEM), action
+
+
+@pytest.mark.parametrize("game_id", ENGINE_IDS)
+def test_every_awaited_decision_has_a_clock_and_a_legal_timeout(game_id):
+    """With default room options every awaited seat has a running clock, and its timeout is
+    accepted in every position of random games (some moves are timeouts); a table where nobody
+    ever moves (every decision times out) still reaches the end."""
+    engine = engines.get(game_id)
+    assert hasattr(engine, "clock_seconds") and hasattr(engine, "on_timeout")
+    for num_players in player_counts(engine):
+        for seed in range(8):
+            rng = random.Random(seed)
+            nobody_moves = seed % 2 == 0
+            state = engine.new_game(num_players, seed)
+            for _ in range(50_000):
+                awaited = engine.awaiting(state)
+                if not awaited:
+                    break
+                seats = sorted(s for s in awaited if s >= 0)
+                for seat in seats:
+                    seconds = engine.clock_seconds(state, seat)
+                    assert isinstance(seconds, float) and seconds > 0, (seat, seconds)
+                    actor, action = _timeout_step(engine, state, seat)
+                    engine.apply(state, actor, action)  # accepted (raises otherwise)
+                for seat in range(num_players):
+                    if seat not in awaited:
+                        assert engine.clock_seconds(state, seat) is None
+                if SYSTEM in awaited and (not seats or rng.random() < 0.5):
+                    state = engine.apply(state, SYSTEM, engine.legal_actions(state, SYSTEM)[0])
+                    continue
+                seat = rng.choice(seats)
+                if nobody_moves or rng.random() < 0.3:
+                    state = engine.apply(state, *_timeout_step(engine, state, seat))
+                else:
+                    state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+            else:
+                pytest.fail(f"{game_id} seed {seed}: the game did not end")
+            assert engine.outcome(state) is not None

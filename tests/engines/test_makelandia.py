@@ -456,6 +456,36 @@ def test_views_are_json_and_spectator_has_no_hand():
     assert E.view(s, 3)["hand"] == list(s.hands[3])
 
 
+def test_clock_runs_for_the_turn_player_then_the_defender_only():
+    s = four(["1", "4"], ["9", "3"], ["2"], ["5"], turn=1)
+    assert [E.clock_seconds(s, p) for p in range(4)] == [None, 60.0, None, None]
+    s = act(s, 1, {"type": "attack", "target": 0, "cards": ["9"]})
+    assert [E.clock_seconds(s, p) for p in range(4)] == [60.0, None, None, None]
+    off = E.state_from_json({**E.state_to_json(s), "options": {"turn_seconds": 0}})
+    assert [E.clock_seconds(off, p) for p in range(4)] == [None] * 4
+
+
+def test_defender_clock_running_out_plays_the_weakest_single_card():
+    """The rules page's promise: a defender who lets the clock run out plays their weakest single
+    card (lowest character; Boost and Kill only when no character is left, Boost first)."""
+    for hand, weakest in [(["boost", "3", "9", "kill"], "3"), (["kill", "boost"], "boost"), (["kill"], "kill"),
+                          (["11", "6", "3"], "3")]:
+        s = four(hand, ["9", "4"], ["2"], ["5"], turn=1)
+        s = act(s, 1, {"type": "attack", "target": 0, "cards": ["4"]})
+        timeout = E.on_timeout(s, 0)
+        assert timeout == {"type": "defend", "cards": [weakest]} and timeout in E.legal_actions(s, 0)
+        after = act(s, 0, timeout)
+        assert after.last_battle["defense"] == [weakest] and after.last_battle["attack"] == ["4"]
+
+
+def test_turn_clock_running_out_waits_and_counts_as_a_quiet_turn():
+    s = four(["1", "4"], ["9", "3"], ["2"], ["5"], turn=1, quiet=3)
+    timeout = E.on_timeout(s, 1)
+    assert timeout == {"type": "wait"} and timeout in E.legal_actions(s, 1)
+    after = act(s, 1, timeout)
+    assert after.quiet == 4 and after.hands == s.hands and after.turn != 1
+
+
 def test_on_timeout_gives_a_legal_action():
     s = four(["1", "4"], ["9", "3"], ["2"], ["5"], turn=1)
     assert E.on_timeout(s, 1) == {"type": "wait"}
@@ -481,9 +511,12 @@ def test_both_scouts_see_each_other():
     assert [e["hand"] for e in E.view(s, 0)["log"] if e["event"] == "scout" and e["seat"] == 0] == [["9"]]
 
 
-def test_options_have_no_room_settings():
-    assert E.options == []
-    E.new_game(4, 1, {})
+def test_the_only_room_option_is_the_clock():
+    assert [o["name"] for o in E.options] == ["turn_seconds"]
+    assert E.new_game(4, 1, {}).options == {"turn_seconds": 60}
+    assert E.state_from_json(E.state_to_json(E.new_game(4, 1, {"turn_seconds": 15}))).options == {"turn_seconds": 15}
+    with pytest.raises(engines.InvalidAction):
+        E.new_game(4, 1, {"turn_seconds": -1})
     with pytest.raises(engines.InvalidAction):
         E.new_game(4, 1, {"speed": 2})
     with pytest.raises(engines.InvalidAction):

@@ -1,4 +1,8 @@
-"""Makelandia no-leak properties: changing what a seat may not know leaves its view byte-identical."""
+"""Makelandia no-leak properties: changing what a seat may not know leaves everything it observes
+(view, awaiting, its legal actions, clocks, outcome) byte-identical, mid-game and after the end;
+every private log detail reaches exactly the seats the rules name (rules, "Hidden information":
+a face-down play nobody until the reveal, a reinforcement card the giver and the receiver, Scout's
+look its owner; expedition cards their owner and, for a reinforcement, its giver)."""
 
 from __future__ import annotations
 
@@ -10,22 +14,36 @@ from hypothesis import strategies as st
 
 import engines
 from engines.makelandia import data
+from engines.playout import random_point
+from tests.engines.observe import LogRule, log_leaks, observed
 
 E = engines.get("makelandia")
 PUBLIC = -1
 
 
 def reach(n: int, seed: int, steps: int):
-    """A state after up to ``steps`` random actions (stops one step before the end)."""
-    rng = random.Random(seed)
-    state = E.new_game(n, seed)
-    for _ in range(steps):
-        seat = rng.choice(sorted(E.awaiting(state)))
-        after = E.apply(state, seat, rng.choice(E.legal_actions(state, seat)))
-        if not E.awaiting(after):
-            break
-        state = after
-    return state
+    """A state after up to ``steps`` random actions; games that end sooner give their final state."""
+    return random_point(E, n, seed, steps)
+
+
+# Who may see what in each log entry, from the rules (not from the engine's "secret" lists).
+_BASE = {"event", "id", "turn"}
+LOG_RULES = {
+    "start": LogRule(_BASE | {"seat"}),
+    "wait": LogRule(_BASE | {"seat"}),
+    "attack": LogRule(_BASE | {"seat", "target", "count", "distant"}),  # the cards are face down
+    "battle": LogRule(_BASE | {"seat", "target", "attack", "defense", "winner", "why", "distant",
+                               "attack_strength", "defense_strength"}),  # both plays revealed
+    "scout": LogRule(_BASE | {"seat", "target"}, {"hand": lambda e: {e["seat"]}}),
+    "reinforce": LogRule(_BASE | {"seat", "target", "distant"}, {"card": lambda e: {e["seat"], e["target"]}}),
+    "out": LogRule(_BASE | {"seat", "discarded"}),  # discards are public
+    "return": LogRule(_BASE | {"seat", "count"}),  # which cards came back: not for everyone
+    "end": LogRule(_BASE | {"result", "reason"}),
+}
+
+
+def leaks_in_log(state, viewer):
+    return log_leaks(E.view(state, viewer)["log"], viewer, LOG_RULES, "event")
 
 
 def scramble(state, viewer, rng: random.Random, include_own=False):
@@ -70,10 +88,11 @@ def scramble(state, viewer, rng: random.Random, include_own=False):
 
 
 def dump(state, viewer):
-    return json.dumps(E.view(state, viewer), sort_keys=True)
+    return observed(E, state, viewer, state.n)
 
 
-games = st.tuples(st.integers(4, 8), st.integers(0, 10_000), st.integers(0, 60), st.integers(0, 2**32))
+# up to 400 steps: most random games end before that, so final states are covered too
+games = st.tuples(st.integers(4, 8), st.integers(0, 10_000), st.integers(0, 400), st.integers(0, 2**32))
 
 
 @settings(max_examples=60, deadline=None)
@@ -137,3 +156,59 @@ def test_reinforcement_card_and_scout_look_reach_only_their_seats():
     outsiders = [s for s in range(5) if s not in entry["secret"]["for"]]
     theirs = [e for e in E.view(state, outsiders[0])["log"] if e["id"] == entry["id"]][0]
     assert not set(entry["secret"]) - {"for"} & set(theirs)
+
+
+@settings(max_examples=60, deadline=None)
+@given(games)
+def test_private_log_details_reach_only_the_seats_the_rules_name(game):
+    n, seed, steps, _ = game
+    state = reach(n, seed, steps)
+    for viewer in [None, *range(n)]:
+        assert leaks_in_log(state, viewer) == []
+
+
+def _leaky(state, edit):
+    """The state with its log entries rewritten by ``edit`` (what a leaky engine would record)."""
+    d = E.state_to_json(state)
+    for entry in d["log"]:
+        edit(d, entry)
+    return E.state_from_json(d)
+
+
+def test_the_log_check_catches_leaky_engines():
+    """Three deliberately leaky engines that the view-scrambling property alone let through: the
+    face-down cards in the "attack" entry, the returning expedition cards in the "return" entry, a
+    reinforcement hint outside the private part of the entry."""
+
+    def attack_cards(d, e):
+        if e["event"] == "attack":
+            e["cards"] = ["5"] * e["count"]
+
+    def return_cards(d, e):
+        if e["event"] == "return":
+            e["cards"] = ["3"] * e["count"]
+
+    def reinforce_hint(d, e):
+        if e["event"] == "reinforce":
+            e["strength"] = 7
+
+    caught = {}
+    for leak in (attack_cards, return_cards, reinforce_hint):
+        for seed in range(300):
+            state = reach(6, seed, 60 + seed % 60)
+            leaky = _leaky(state, leak)
+            if E.state_to_json(leaky) != E.state_to_json(state):
+                assert any(leaks_in_log(leaky, v) for v in [None, *range(6)]), leak.__name__
+                caught[leak.__name__] = caught.get(leak.__name__, 0) + 1
+            if caught.get(leak.__name__, 0) >= 3:
+                break
+    assert set(caught) == {"attack_cards", "return_cards", "reinforce_hint"}, caught
+    # and a secret shown to a seat the rules do not name is caught too
+    for seed in range(300):
+        state = reach(6, seed, 80)
+        if any(e["event"] == "reinforce" for e in state.log):
+            break
+    entry = next(e for e in state.log if e["event"] == "reinforce")
+    outsider = next(p for p in range(6) if p not in (entry["seat"], entry["target"]))
+    widened = _leaky(state, lambda d, e: e["event"] == "reinforce" and e["secret"]["for"].append(outsider))
+    assert leaks_in_log(widened, outsider)

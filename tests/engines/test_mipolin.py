@@ -75,7 +75,7 @@ def test_registered_with_metadata():
     assert engines.get("mipolin") is E
     assert (E.id, E.min_players, E.max_players, E.version) == ("mipolin", 3, 3, "1")
     names = {o["name"]: o["default"] for o in E.options}
-    assert names == {"suggestions": False, "character_choice": False, "provisional_dealer": -1}
+    assert names == {"suggestions": False, "character_choice": False, "provisional_dealer": -1, "turn_seconds": 60}
 
 
 def test_only_three_players():
@@ -598,6 +598,17 @@ def test_invariants_catch_broken_conservation():
     bad["day"] = 6
     with pytest.raises(AssertionError):
         E.check_invariants(bad)
+
+
+def test_clock_defaults_to_a_minute_for_the_awaited_seat_only():
+    s = make(dealer=2)  # seat 0 (the dealer's left) reveals first
+    assert E.awaiting(s) == {0} and [E.clock_seconds(s, p) for p in range(3)] == [60.0, None, None]
+    assert [E.clock_seconds(make(dealer=2, opts={"turn_seconds": 0}), p) for p in range(3)] == [None] * 3
+    bidding = E.new_game(3, 1, {"provisional_dealer": 0, "turn_seconds": 20})
+    assert [E.clock_seconds(bidding, p) for p in range(3)] == [20.0, None, None]
+    assert E.on_timeout(bidding, 0) == {"type": "bid", "level": 1}  # the provisional dealer must bid
+    after = E.apply(bidding, 0, E.on_timeout(bidding, 0))
+    assert E.on_timeout(after, 1) == {"type": "pass"}
 
 
 def test_on_timeout_gives_a_safe_legal_action():

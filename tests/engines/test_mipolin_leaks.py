@@ -1,5 +1,9 @@
-"""No-leak property tests for Mipolin: for every seat, at random points of random games, changing
-what that seat may not know leaves its view byte-identical; the spectator view holds no secrets."""
+"""No-leak property tests for Mipolin: for every seat, at random points of random games (finished
+ones included), changing what that seat may not know leaves everything it observes (view,
+awaiting, its legal actions, clocks, outcome) byte-identical; the spectator view holds no secrets;
+every private log detail reaches exactly the seats the rules name ("Hidden information": an
+exchanged card the two players of the exchange, a shown card the shower and the turn player, the
+solution the accuser during their check, everyone at the end)."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from hypothesis import strategies as st
 
 from engines.mipolin import data
 from engines.mipolin import ENGINE as E
+from tests.engines.observe import LogRule, log_leaks, observed
 from tests.engines.test_mipolin import act, make
 
 OPTION_SETS = [{}, {"suggestions": True}, {"character_choice": True},
@@ -37,6 +42,29 @@ def _random_point(seed, steps, opts):
 
 def _vjson(s, seat):
     return json.dumps(E.view(s, seat), sort_keys=True)
+
+
+# Who may see what in each log entry, from the rules (not from the engine's "seen_by" lists).
+_SEAT = {"seat"}
+LOG_RULES = {
+    "start": LogRule({"pd", "variant"}), "deal": LogRule({"missing", "chars"}),
+    "pick": LogRule(_SEAT | {"character"}), "bid": LogRule(_SEAT | {"level"}), "pass": LogRule(_SEAT),
+    "no_auction": LogRule({"dealer"}), "dealer": LogRule(_SEAT | {"day"}), "turn": LogRule(_SEAT | {"round"}),
+    "reveal": LogRule(_SEAT | {"card", "day_from", "day_to", "time_up"}),  # revealed face up
+    "gather": LogRule({"area"}), "move": LogRule(_SEAT | {"from", "to", "by_card"}),
+    "order": LogRule(_SEAT | {"pairs"}), "exchange_skipped": LogRule({"a", "b"}),
+    "exchange": LogRule({"a", "b"}, {"a_got": lambda e: {e["a"], e["b"]}, "b_got": lambda e: {e["a"], e["b"]}}),
+    "suggest": LogRule(_SEAT | {"character", "place"}), "no_card": LogRule(_SEAT), "none_shown": LogRule(_SEAT),
+    "show": LogRule(_SEAT | {"to"}, {"card": lambda e: {e["seat"], e["to"]}}),
+    "accuse": LogRule(_SEAT | {"character", "place", "correct"},
+                      {"culprit": lambda e: {e["seat"]}, "location": lambda e: {e["seat"]}}),
+    "end_turn": LogRule(_SEAT), "leave": LogRule(_SEAT | {"why", "hand"}),  # a leaver's hand is revealed
+    "game_over": LogRule({"winner", "reason", "culprit", "location"}),  # everything at the end
+}
+
+
+def _observed(s, seat):
+    return observed(E, s, seat, 3)
 
 
 def _kind(card):
@@ -92,15 +120,35 @@ def _random_like(value, rng):
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10**6), steps=st.integers(0, 90), opt=st.sampled_from(OPTION_SETS),
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 200), opt=st.sampled_from(OPTION_SETS),
        viewer=st.sampled_from([None, 0, 1, 2]), salt=st.integers(0, 10**6))
-def test_views_do_not_depend_on_hidden_information(seed, steps, opt, viewer, salt):
+def test_nothing_observed_depends_on_hidden_information(seed, steps, opt, viewer, salt):
     s = _random_point(seed, steps, opt)
     rng = random.Random(salt)
     for _ in range(3):
         t = perturb(s, viewer, rng)
         if t is not None:
-            assert _vjson(t, viewer) == _vjson(s, viewer)
+            assert _observed(t, viewer) == _observed(s, viewer)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 200), opt=st.sampled_from(OPTION_SETS))
+def test_private_log_details_reach_only_the_seats_the_rules_name(seed, steps, opt):
+    s = _random_point(seed, steps, opt)
+    for viewer in (None, 0, 1, 2):
+        assert log_leaks(E.view(s, viewer)["log"], viewer, LOG_RULES, "kind", marker={"private"}) == []
+
+
+def test_the_log_check_catches_a_secret_shown_to_the_wrong_seat():
+    s = make(hands={0: ["p4"]}, dealer=2, areas=(1, 4, 3))
+    s = act(s, 0, type="reveal", card="p4")  # seat 0 moves onto seat 1's area: they exchange
+    assert s["log"][-1]["kind"] == "exchange"
+    widened = E.state_from_json(E.state_to_json(s))
+    widened["log"][-1]["seen_by"] = [0, 1, 2]
+    assert log_leaks(E.view(widened, 2)["log"], 2, LOG_RULES, "kind", marker={"private"})
+    public = E.state_from_json(E.state_to_json(s))
+    public["log"][-1]["got"] = public["log"][-1]["secret"]["a_got"]
+    assert log_leaks(E.view(public, None)["log"], None, LOG_RULES, "kind", marker={"private"})
 
 
 @settings(max_examples=40, deadline=None)

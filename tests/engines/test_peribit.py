@@ -1,4 +1,4 @@
-"""Scenario tests for Peribit: every rule and ruling of /work/shared/rules/peribit.md from
+"""Scenario tests for Peribit: every rule and ruling of static/rules/peribit.html from
 hand-built positions, with exact results."""
 
 from __future__ import annotations
@@ -547,7 +547,7 @@ def test_equal_totals_are_a_draw_with_shared_first_place():
 
 # ------------------------------------------------------------------------- protocol details
 
-def test_malformed_actions_are_invalid_and_wrong_seats_illegal():
+def test_malformed_actions_and_seats_are_invalid_and_idle_seats_illegal():
     s = make()
     for bad in (None, 3, "place", [], {}, {"type": "nope"}, {"type": "place"},
                 {"type": "place", "lane": "0"}, {"type": "place", "lane": True},
@@ -555,15 +555,18 @@ def test_malformed_actions_are_invalid_and_wrong_seats_illegal():
                 {"type": "new_lane"}, {"type": "new_lane", "mark": 1}):
         with pytest.raises(InvalidAction):
             E.apply(s, 0, bad)
-    for seat in (2, 7, True, None):
-        try:
+    for seat in (2, 7, True, None, "0"):  # not a seat of this game at all: malformed
+        with pytest.raises(InvalidAction, match="seat"):
             E.apply(s, seat, P(0))
-        except InvalidAction:  # pragma: no cover - must be the other tier
-            pytest.fail("a wrong seat is illegal, not malformed")
-        except IllegalAction as err:
-            assert "seat" in str(err)
-        else:
-            pytest.fail(f"seat {seat!r} accepted")
+    done = E.apply(s, 0, P(0))  # seat 0 has placed: a real seat that is not awaited is illegal
+    try:
+        E.apply(done, 0, P(0))
+    except InvalidAction:  # pragma: no cover - must be the other tier
+        pytest.fail("a seat that is not awaited is illegal, not malformed")
+    except IllegalAction as err:
+        assert "seat" in str(err)
+    else:
+        pytest.fail("seat 0 placed twice")
 
 
 def test_apply_never_mutates_its_input_and_json_round_trips():

@@ -1,6 +1,8 @@
 """Synomilia no-leak properties: what a seat may not know (the opponent's face-down card, whether
 the opponent's change was a swap or a bluff, the second card before the SYSTEM reveal) never
-changes that seat's view; the spectator view holds no face-down card at all."""
+changes what that seat observes (view, awaiting, its legal actions, clocks, the reveal step and its
+delay, outcome), up to and after the end; the spectator view holds no face-down card at all; the
+log of plays says only who did what kind of play (rules: a change is public, its card is not)."""
 
 from __future__ import annotations
 
@@ -11,13 +13,18 @@ from hypothesis import given, settings, strategies as st
 
 import engines
 from engines import SYSTEM, playout
+from tests.engines.observe import LogRule, log_leaks, observed
 
 E = engines.get("synomilia")
 SETTINGS = settings(max_examples=60, deadline=None)
 
 
 def vjson(state, seat):
-    return json.dumps(E.view(state, seat), sort_keys=True)
+    return observed(E, state, seat, 2)
+
+
+PLAY_RULES = {kind: LogRule({"seat", "text_en", "text_ja"} | ({"face"} if kind == "stack" else set()))
+              for kind in ("stack", "change", "pass")}
 
 
 def random_point(seed: int, steps: int):
@@ -40,8 +47,8 @@ def hidden_from(state, viewer):
 
 
 @SETTINGS
-@given(seed=st.integers(0, 10**6), steps=st.integers(0, 120), pick=st.randoms(use_true_random=False))
-def test_other_face_down_cards_do_not_change_views(seed, steps, pick):
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 200), pick=st.randoms(use_true_random=False))
+def test_other_face_down_cards_do_not_change_what_is_observed(seed, steps, pick):
     state = random_point(seed, steps)
     for viewer in (0, 1, None):
         hidden = hidden_from(state, viewer)
@@ -58,7 +65,7 @@ def test_other_face_down_cards_do_not_change_views(seed, steps, pick):
 
 
 @SETTINGS
-@given(seed=st.integers(0, 10**6), steps=st.integers(0, 120), alt=st.randoms(use_true_random=False))
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 200), alt=st.randoms(use_true_random=False))
 def test_swap_or_bluff_is_invisible_to_the_opponent_until_reveal(seed, steps, alt):
     """Play on from a random point twice: the chosen actions, and the same actions with the
     opponent's secret card choices (predict/change cards) replaced. The watcher's views agree at
@@ -104,6 +111,17 @@ def test_spectator_view_has_no_private_data(seed, steps):
         pv["viewer"] = None
         pv["my_prediction"] = None
         assert json.dumps(pv, sort_keys=True) == json.dumps(v, sort_keys=True)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 200))
+def test_the_plays_log_says_only_who_played_what_kind(seed, steps):
+    state = random_point(seed, steps)
+    for viewer in (None, 0, 1):
+        view = E.view(state, viewer)
+        bouts = [view["plays"]] + [b["plays"] for b in ([view["last_bout"]] if view["last_bout"] else [])]
+        for plays in bouts:
+            assert log_leaks(plays, viewer, PLAY_RULES, "type") == []
 
 
 def test_a_change_shows_no_card_in_the_public_log():

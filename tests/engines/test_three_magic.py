@@ -1,4 +1,4 @@
-"""Three Magic scenario tests: each rule and ruling of /work/shared/rules/three-magic.md from
+"""Three Magic scenario tests: each rule and ruling of static/rules/three_magic.html from
 hand-built positions, with exact expected results."""
 
 from __future__ import annotations
@@ -83,6 +83,11 @@ def run(state, *steps):
     return state
 
 
+def _close(state):
+    """The call window's minimum time runs out: the server passes for seats with nothing to call."""
+    return run(state, (SYSTEM, CLOSE))
+
+
 def cards(specs):
     a = Alloc()
     return a.many(specs)
@@ -102,6 +107,7 @@ def disc(i, riichi=False):
 
 PASS = {"type": "pass"}
 NEXT = {"type": "next_match"}
+CLOSE = {"type": "close_window"}  # SYSTEM: the call window's minimum time is over
 # a winning-shaped 8-card filler for seats that should never be able to call or win
 WINNING_WOOD = "wo0 wo0 wo0 wo4 wo4 wo4 wo1"
 
@@ -201,7 +207,11 @@ def test_draw_insert_anywhere_then_discard_anywhere():
     state = run(state, (0, disc(8)))
     assert state["hands"][0] == before[:8]
     assert state["discards"][0][-1] == [before[8], 0, -1]
-    # nobody could call the wa4: the next seat draws
+    # the call window opens for both other seats although nobody can call the wa4 ...
+    assert state["phase"] == "calls" and E.awaiting(state) == {SYSTEM, 1, 2}
+    assert E.legal_actions(state, 1) == E.legal_actions(state, 2) == [PASS]
+    # ... and when its minimum time is over the server passes for both: the next seat draws
+    state = _close(state)
     assert state["phase"] == "insert" and state["turn"] == 1
 
 
@@ -235,12 +245,14 @@ def test_ron_discarder_pays_and_element_is_discarders_weakness():
     state, a = position(["fi0 fi0 fi4 fi4 wo1 wo1 wo3 wa3.", "wo0 wo0 wo4 wo4 fi1 fi1 fi3 fi3",
                          "wa1 wa2 wa4 wa4 wa4 fi2 fi2 fi2"], turn=0, phase="insert", drawn="wo2")
     state = run(state, (0, {"type": "insert", "pos": 8}), (0, disc(7)))
-    assert state["phase"] == "calls" and state["call"]["callers"] == [2]
-    assert E.awaiting(state) == {2}
-    assert E.legal_actions(state, 1) == []
+    assert state["phase"] == "calls" and state["call"]["callers"] == [1, 2]
+    assert E.awaiting(state) == {SYSTEM, 1, 2}
+    assert E.legal_actions(state, 1) == [PASS]  # nothing to call, but in the window all the same
     legal = E.legal_actions(state, 2)
     assert {"type": "ron", "pos": 2} in legal and PASS in legal
     state = run(state, (2, {"type": "ron", "pos": 2}))
+    assert state["phase"] == "calls" and E.awaiting(state) == {SYSTEM, 1}  # the minimum time runs
+    state = _close(state)
     r = state["last_result"]
     assert r["kind"] == "ron" and r["winner"] == 2 and r["from"] == 0
     assert r["score"]["element"] == {"element": WATER, "count": 2, "points": 30}
@@ -255,7 +267,7 @@ def test_ron_element_uses_weakness_wood_discarder_counts_fire():
     # seat 1 is wood: weak to fire; seat 2 rons fi3 with three fire spells
     state = E.apply(state, 1, disc(6))
     assert 2 in state["call"]["callers"]
-    state = run(state, *[(s, {"type": "ron", "pos": 2} if s == 2 else PASS) for s in sorted(E.awaiting(state))])
+    state = _settle(run(state, (2, {"type": "ron", "pos": 2})))
     r = state["last_result"]
     assert r["winner"] == 2 and r["score"]["element"]["element"] == FIRE and r["score"]["element"]["count"] == 3
     assert r["score"]["element"]["points"] == 90
@@ -278,13 +290,15 @@ def test_pon_from_either_player_chi_only_from_left_with_discard_third():
     assert [x for x in l2 if x["type"] == "chi"] == []  # fi2 fi1 + fi3 would be a run, but 0 is not its left player
     # pon beats chi
     state = run(state, (1, {"type": "chi", "cards": [0, 2]}), (2, {"type": "pon", "cards": [0, 1]}))
+    assert state["phase"] == "calls" and E.awaiting(state) == {SYSTEM}  # both decided: the minimum time runs
+    state = _close(state)
     assert state["phase"] == "discard" and state["turn"] == 2
     assert state["melds"][2][0][3] == 30  # seat 2 is water: other element, first pledge 30
     assert state["od"][2] == 240 and state["table_od"] == 30
     assert state["discards"][0][-1][2] == 2
     assert len(state["hands"][2]) == 6
     # the caller discards, then the player after the caller draws
-    state = run(state, (2, disc(0)))
+    state = _settle(run(state, (2, disc(0))))
     assert state["phase"] == "insert" and state["turn"] == 0
 
 
@@ -296,12 +310,12 @@ def test_chi_order_follows_hand_order_and_descending_runs():
     assert E.legal_actions(st, 1) == [{"type": "chi", "cards": [0, 1]}, PASS]
     state, a = position(["fi3 wa0 wa0 wa4 wa4 wa0 fi4 fi4 wa2", "fi2 fi1 wa1 wa1 wo2 wo2 wa3 wa3",
                          WINNING_WOOD + " wa4"])
-    st = E.apply(state, 0, disc(0))
-    assert st["phase"] == "insert" and st["turn"] == 1  # nobody asked
+    st = _close(E.apply(state, 0, disc(0)))
+    assert st["phase"] == "insert" and st["turn"] == 1  # nobody could call: the server passed for both
     # the discard must be the run's third card: fi1 fi3 + fi2 is not a chi
     state, a = position(["fi2 wa0 wa0 wa4 wa4 wa0 fi4 fi4 wa2", "fi1 fi3 wa1 wa1 wo2 wo2 wa3 wa3",
                          WINNING_WOOD + " wa4"])
-    st = E.apply(state, 0, disc(0))
+    st = _close(E.apply(state, 0, disc(0)))
     assert st["phase"] == "insert"
     # chi never with equal numbers (that is a pon) and 340 / 043 are runs
     state, a = position(["fi0 wa0 wa0 wa4 wa4 wa0 fi1 fi1 wa2", "fi3 fi4 wa1 wa1 wo2 wo2 wa3 wa3",
@@ -315,7 +329,7 @@ def test_chi_laid_in_hand_order_own_element_costs_10_and_rights_are_lost():
     state, a = position(["wo3 wo1 fi0 fi4 fi4 wa0 wa0 wa4 fi1", "wo1 wo2 wo4 wo2 fi2 fi2 wa3 wa3",
                          "wa1 wa1 wa2 wa2 fi3 fi3 wa4 wa4"])
     st = E.apply(state, 0, disc(0))
-    st = run(st, (1, {"type": "chi", "cards": [0, 1]}))
+    st = run(st, (1, {"type": "chi", "cards": [0, 1]}), (SYSTEM, CLOSE))
     m = st["melds"][1][0]
     assert [sp.number(c) for c in m[:3]] == [1, 2, 3] and m[3] == 10 and m[4] == 0
     assert st["od"][1] == 260 and st["pledged"][1] == 1
@@ -338,10 +352,10 @@ def test_pledge_prices_second_pledge_pays_second_price():
         state, a = position([f"{el1}2 wa0 wa0 wa0 wa4 wa4 wa4 wa1 wa1", f"{el1}2 {el1}2 {el2}4 {el2}4 wa2 wa2 wa3 wa3",
                              "wa1 wa1 fi3 fi3 wo3 wo3 fi0 fi0"])
         st = E.apply(state, 0, disc(0))
-        st = run(st, (1, {"type": "pon", "cards": [0, 1]}))
+        st = run(st, (1, {"type": "pon", "cards": [0, 1]}), (SYSTEM, CLOSE))
         assert st["melds"][1][0][3] == expected[0]
         # second pledge from the same discarder: hand now "el2 4, el2 4, wa2 wa2 wa3 wa3", discard wa3
-        st = run(st, (1, disc(5)))
+        st = _settle(run(st, (1, disc(5))))
         # give seat 0 an el2 4 to discard by hand-editing the state
         j = E.state_to_json(st)
         assert j["phase"] == "insert" and j["turn"] == 2
@@ -357,7 +371,7 @@ def test_pledge_prices_second_pledge_pays_second_price():
         st = E.apply(st, 0, disc(0))
         pons = [x for x in E.legal_actions(st, 1) if x["type"] == "pon"]
         assert pons == [{"type": "pon", "cards": [0, 1]}]
-        st = run(st, (1, pons[0]))
+        st = run(st, (1, pons[0]), (SYSTEM, CLOSE))
         assert st["melds"][1][1][3] == expected[1]
         assert st["od"][1] == 270 - sum(expected) and st["table_od"] == sum(expected)
 
@@ -366,15 +380,17 @@ def test_unaffordable_pledge_is_not_offered_and_at_most_two_pledges():
     state, a = position(["fi2 wa0 wa0 wa0 wa4 wa4 wa4 wa1 wa1", "fi2 fi2 wa2 wa2 wa3 wa3 wo4 wo3",
                          "wa1 wa1 fi3 fi3 wo3 wo3 fi0 fi0"], od=(270, 29, 511))
     st = E.apply(state, 0, disc(0))
-    assert st["phase"] == "insert"  # fire pon would cost seat 1 (wood) 30 > 29: never asked
+    assert E.legal_actions(st, 1) == [PASS]  # fire pon would cost seat 1 (wood) 30 > 29: nothing to call
+    assert _close(st)["phase"] == "insert"
     state, a = position(["fi2 wa0 wa0 wa0 wa4 wa4 wa4 wa1 wa1", "fi2 fi2",
                          "wa1 wa1 fi3 fi3 wo3 wo3 fi0 fi0"],
                         melds=[[], [("wo1 wo1 wo1", 10, 0), ("wo3 wo2 wo1", 30, 2)], []],
                         od=(270, 230, 270), no_ron=(False, True, False))
     assert sp.winning_positions(state["hands"][1], state["hands"][0][0])  # fi2 fi2 + fi2 would win...
     st = E.apply(state, 0, disc(0))
-    assert st["phase"] == "insert"  # ...but it just called (no ron), and a third pledge is never allowed
-    assert st["call"] is None
+    assert E.legal_actions(st, 1) == [PASS]  # ...but it just called (no ron), and a third pledge is never allowed
+    st = _close(st)
+    assert st["phase"] == "insert" and st["call"] is None
 
 
 def test_riichi_player_cannot_pledge_but_can_ron():
@@ -382,7 +398,7 @@ def test_riichi_player_cannot_pledge_but_can_ron():
                          "wa1 wa1 fi3 fi3 wo3 wo3 fi0 fi0"], riichi=(False, True, False),
                         indicators=("wa4", ("wo0", 1)), discards=[[], [("wa0", 10, -1)], []], od=(270, 260, 270))
     st = E.apply(state, 0, disc(0))
-    assert st["phase"] == "insert"
+    assert E.legal_actions(st, 1) == [PASS] and _close(st)["phase"] == "insert"
     state, a = position(["fi2 wa0 wa0 wa0 wa4 wa4 wa4 wa1 wo4", "fi1 fi3 wa2 wa2 wa2 wo4 wo3 wo2",
                          "wa1 wa1 fi3 fi3 wo3 wo3 fi0 fi0"], riichi=(False, True, False),
                         indicators=("wa4", ("wo0", 1)), discards=[[], [("wa0", 10, -1)], []], od=(270, 260, 270))
@@ -400,14 +416,45 @@ def test_ron_beats_pon_and_several_rons_go_to_the_seat_next_after_discarder():
     assert {"type": "ron", "pos": 4} in E.legal_actions(st, 1)
     for order in ([0, 1], [1, 0]):
         acts = {0: {"type": "ron", "pos": 1}, 1: {"type": "ron", "pos": 4}}
-        end = run(st, *[(s, acts[s]) for s in order])
+        end = run(st, *[(s, acts[s]) for s in order], (SYSTEM, CLOSE))
         assert end["last_result"]["winner"] == 0
+        late = run(st, (SYSTEM, CLOSE), *[(s, acts[s]) for s in order])  # deciding after the minimum time
+        assert late["last_result"]["winner"] == 0
     # seat 1's pon loses to seat 0's ron
-    end = run(st, (1, {"type": "pon", "cards": [0, 1]}), (0, {"type": "ron", "pos": 1}))
+    end = run(st, (1, {"type": "pon", "cards": [0, 1]}), (0, {"type": "ron", "pos": 1}), (SYSTEM, CLOSE))
     assert end["last_result"]["winner"] == 0 and end["melds"][1] == []
     # if seat 0 passes, seat 1's ron wins
-    end = run(st, (1, {"type": "ron", "pos": 4}), (0, PASS))
+    end = run(st, (1, {"type": "ron", "pos": 4}), (0, PASS), (SYSTEM, CLOSE))
     assert end["last_result"]["winner"] == 1
+    # a seat with a real choice keeps the window open past its minimum time until it decides
+    waiting = run(st, (1, {"type": "ron", "pos": 4}), (SYSTEM, CLOSE))
+    assert waiting["phase"] == "calls" and E.awaiting(waiting) == {0}
+    assert run(waiting, (0, PASS))["last_result"]["winner"] == 1
+
+
+def test_call_window_minimum_time_is_a_room_option_and_only_the_server_closes_it():
+    hands = ["fi1 fi3 wo0 wo0 wo0 wa4 wa4 wa4", "fi2 fi2 fi2 fi1 fi3 wo4 wo4 wo4", "fi2 wa1 wa1 wa3 wa3 wo1 wo1 wo3 wa0"]
+    state, a = position(hands, turn=2)
+    st = E.apply(state, 2, disc(0))
+    assert E.delay(st) == 1.0 and E.legal_actions(st, SYSTEM) == [CLOSE]
+    slow = E.state_from_json({**E.state_to_json(st), "opts": {**st["opts"], "call_window": 2.5}})
+    assert E.delay(slow) == 2.5
+    assert E.new_game(3, 0, {"call_window": 3})["opts"]["call_window"] == 3
+    for bad in (0, 0.2, 11, "1", True):
+        with pytest.raises(InvalidAction):
+            E.new_game(3, 0, {"call_window": bad})
+    for seat, action in [(0, CLOSE), (1, CLOSE), (SYSTEM, PASS), (SYSTEM, NEXT), (0, NEXT)]:
+        with pytest.raises(IllegalAction) as err:
+            E.apply(st, seat, action)
+        assert not isinstance(err.value, InvalidAction)
+    closed = _close(st)
+    with pytest.raises(IllegalAction):
+        E.apply(closed, SYSTEM, CLOSE)  # once: the minimum time is over
+    assert E.delay(closed) == 0.0 and SYSTEM not in E.awaiting(closed)
+    # every seat's clock runs out: each passes (an ordinary legal action), the window resolves
+    for seat in sorted(E.awaiting(closed)):
+        assert E.on_timeout(closed, seat) == PASS
+    assert run(closed, (0, PASS), (1, PASS))["phase"] == "insert"
 
 
 def test_call_choice_is_secret_until_resolved():
@@ -428,14 +475,16 @@ def test_no_ron_for_the_caller_until_their_next_draw():
     state, a = position(["wo2 wa0 wa0 wa0 wa4 wa4 wa4 wa1 fi4", "wo2 wo2 fi1 fi3 wa2 wa2 wa2 wa3",
                          "fi2 wa1 wa1 fi0 fi0 fi4 fi4 wo3"], pile="wo0 wo0")
     st = E.apply(state, 0, disc(0))
-    st = run(st, (1, {"type": "pon", "cards": [0, 1]}), (1, disc(5)))
+    st = _settle(run(st, (1, {"type": "pon", "cards": [0, 1]}), (SYSTEM, CLOSE), (1, disc(5))))
     assert st["no_ron"][1] is True
     assert st["phase"] == "insert" and st["turn"] == 2
     st = run(st, (2, {"type": "insert", "pos": 8}), (2, disc(0)))  # fi2: seat 1 waits on it
     assert sp.winning_positions(st["hands"][1], st["discards"][2][-1][0]) == [1]
-    assert st["phase"] == "insert" and st["turn"] == 0  # seat 1 was not asked
+    assert E.legal_actions(st, 1) == [PASS]  # in the window, but no ron
+    st = _close(st)
+    assert st["phase"] == "insert" and st["turn"] == 0
     # after seat 1's next draw the right returns
-    st = run(st, (0, {"type": "insert", "pos": 0}), (0, disc(0)))
+    st = _settle(run(st, (0, {"type": "insert", "pos": 0}), (0, disc(0))))
     assert st["turn"] == 1 and st["no_ron"][1] is False
 
 
@@ -448,7 +497,7 @@ def test_riichi_discard_taken_by_pon_leaves_riichi_od_on_table():
     st = E.apply(state, 0, disc(0, True))
     assert st["riichi"][0] and st["od"][0] == 260 and st["table_od"] == 10
     assert len(st["indicators"]) == 2 and st["indicators"][1][1] == 0 and len(st["spare"]) == 3
-    st = run(st, (1, {"type": "pon", "cards": [0, 1]}))
+    st = run(st, (1, {"type": "pon", "cards": [0, 1]}), (SYSTEM, CLOSE))
     assert st["discards"][0][-1][1:] == [10, 1]  # card taken by seat 1, 10 od still on it
     assert st["table_od"] == 10 + 10 and st["od"] == [260, 260, 270]  # wood pon by the wood player: 10
 
@@ -598,7 +647,7 @@ def test_pledged_winner_does_not_take_the_pot_table_od_goes_to_pot():
 def test_payer_pays_only_what_they_hold_and_zero_od_ends_the_game():
     state, a = position(["fi0 fi0 fi4 fi4 wo1 wo1 wo3 wa3. wo2", "wo0 wo0 wo4 wo4 fi1 fi1 fi3 fi3",
                          "wa1 wa2 wa4 wa4 wa4 wa2 wa2 wa2"], turn=0, phase="discard", od=(20, 270, 520))
-    state = run(state, (0, disc(7)), (2, {"type": "ron", "pos": 2}))
+    state = run(state, (0, disc(7)), (2, {"type": "ron", "pos": 2}), (SYSTEM, CLOSE))
     r = state["last_result"]
     assert r["score"]["total"] > 20 and r["payments"] == [20, 0, 0]
     assert state["od"][0] == 0
@@ -607,11 +656,38 @@ def test_payer_pays_only_what_they_hold_and_zero_od_ends_the_game():
     assert out["ranks"] == [2, 1, 0] and out["scores"] == state["od"] and "0 od" in out["reason"]
 
 
+def test_a_win_that_causes_no_payment_takes_neither_table_od_nor_pot():
+    """Rules: only a win "whose win caused a payment" takes the table od back (riichi) and the
+    pot; a ron on a discarder holding 0 od pays nothing, so both stay where the rules put them."""
+    hands = ["fi0 fi0 fi4 fi4 wo1 wo1 wo3 wa3. wo2", "wo0 wo0 wo4 wo4 fi1 fi1 fi3 fi3", "wa1 wa2 wa4 wa4 wa4 wa2 wa2 wa2"]
+    state, a = position(hands, turn=0, phase="discard", od=(0, 270, 520), pot=20)
+    end = run(state, (0, disc(7)), (2, {"type": "ron", "pos": 2}), (SYSTEM, CLOSE))
+    r = end["last_result"]
+    assert r["kind"] == "ron" and r["winner"] == 2 and r["score"]["total"] > 0 and not r["void"]
+    assert r["payments"] == [0, 0, 0] and r["pot_taken"] == 0
+    assert end["od"] == [0, 270, 520] and end["pot"] == 20
+    # in riichi: the table od (its own riichi 10) goes to the pot, not back to the winner
+    state, a = position(hands, turn=0, phase="discard", od=(0, 270, 510), pot=20, riichi=(False, False, True),
+                        indicators=("wa4", ("wo0", 2)), discards=[[], [], [("fi1", 10, -1)]])
+    end = run(state, (0, disc(7)), (2, {"type": "ron", "pos": 2}), (SYSTEM, CLOSE))
+    r = end["last_result"]
+    assert r["payments"] == [0, 0, 0] and r["table_od"] == {"amount": 10, "to": "pot"} and r["pot_taken"] == 0
+    assert end["od"] == [0, 270, 510] and end["pot"] == 30
+    # the same win on a discarder who can pay takes both
+    state, a = position(hands, turn=0, phase="discard", od=(100, 270, 410), pot=20, riichi=(False, False, True),
+                        indicators=("wa4", ("wo0", 2)), discards=[[], [], [("fi1", 10, -1)]])
+    end = run(state, (0, disc(7)), (2, {"type": "ron", "pos": 2}), (SYSTEM, CLOSE))
+    r = end["last_result"]
+    paid = r["payments"][0]
+    assert paid > 0 and r["table_od"] == {"amount": 10, "to": "winner"} and r["pot_taken"] == 20
+    assert end["od"] == [100 - paid, 270, 410 + paid + 10 + 20] and end["pot"] == 0
+
+
 # ---------------------------------------------------------------- exhaustive draw, dealer, rounds
 def _settle(state):
-    """Everyone asked on a discard passes."""
+    """The call window's minimum time runs out and every seat that could call passes."""
     while state["phase"] == "calls":
-        state = E.apply(state, sorted(E.awaiting(state))[0], PASS)
+        state = _close(state) if SYSTEM in E.awaiting(state) else E.apply(state, min(E.awaiting(state)), PASS)
     return state
 
 
@@ -620,7 +696,7 @@ def _exhaust(state):
     while state["phase"] in ("insert", "discard", "calls"):
         seat = sorted(E.awaiting(state))[0]
         if state["phase"] == "calls":
-            state = E.apply(state, seat, PASS)
+            state = _settle(state)
         elif state["phase"] == "insert":
             state = E.apply(state, seat, {"type": "discard_drawn"} if state["riichi"][seat]
                             else {"type": "insert", "pos": len(state["hands"][seat])})
@@ -716,13 +792,14 @@ def test_on_timeout_gives_a_legal_action_and_clock_option():
         seat = SYSTEM if SYSTEM in awaited else rng.choice(sorted(awaited))
         if seat == SYSTEM:
             assert E.clock_seconds(state, SYSTEM) is None
-            state = E.apply(state, seat, NEXT)
+            state = E.apply(state, seat, E.legal_actions(state, SYSTEM)[0])
             continue
         assert E.clock_seconds(state, seat) == 30.0
         act = E.on_timeout(state, seat)
         assert act in E.legal_actions(state, seat)
         state = E.apply(state, seat, act)
-    assert E.clock_seconds(E.new_game(3, 8), E.new_game(3, 8)["turn"]) is None
+    assert E.clock_seconds(E.new_game(3, 8), E.new_game(3, 8)["turn"]) == 30.0  # the default clock
+    assert E.clock_seconds(E.new_game(3, 8, {"turn_seconds": 0}), E.new_game(3, 8)["turn"]) is None
 
 
 def test_od_conserved_and_cards_conserved_in_random_games():
@@ -777,7 +854,7 @@ def test_ruling_the_last_discard_can_be_called_then_exhaustive_draw():
     state = _empty_pile(state)
     st = E.apply(state, 0, disc(0))
     assert st["phase"] == "calls" and E.legal_actions(st, 1)[0] == {"type": "pon", "cards": [0, 1]}
-    st = run(st, (1, {"type": "pon", "cards": [0, 1]}))
+    st = run(st, (1, {"type": "pon", "cards": [0, 1]}), (SYSTEM, CLOSE))
     assert st["phase"] == "discard" and st["turn"] == 1
     st = _settle(run(st, (1, disc(5))))
     assert st["phase"] == "match_end" and st["last_result"]["kind"] == "exhaustive"

@@ -80,7 +80,8 @@ def test_replay_page_steps_through_a_match(sqlite_server, browser):
     page2.goto(f"/static/replay.html?match={match_id}&step=3")
     expect(page2.locator("#replay-step")).to_have_text(f"Step 3 / {steps}", timeout=10_000)
     expect(page2.locator("#replay-table .replay-json")).to_contain_text('"phase"')
-    assert page2.locator("#replay-seat option").count() == 1  # anonymous: spectator only
+    # after the end, everything: spectator, every hand at once, and each seat, for anyone
+    assert page2.locator("#replay-seat option").count() == 2 + 2
 
     # Admin page: the match is listed; the replay shows every seat and the full state.
     page3, errors3 = open_page(browser, base, ADMIN_TOKEN, "asobiba.admin_token", "sessionStorage")

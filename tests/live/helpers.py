@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 
 import httpx
 
+from app.settings import ROOT
 from tests.support.clients import Api
 
 
@@ -46,6 +49,24 @@ def bots_only_room(base_url: str, game: str, seats: int, options: dict | None = 
         response = host.post(f"/api/rooms/{room_id}/bots", {"seat": seat})
         assert response.status_code == 200, response.text
     return host, room_id
+
+
+def reference_client_against_a_bot(base_url: str, bot_think_seconds: float = 0, seed: int = 7):
+    """A Synomilia room with a bot in seat 0 and ``python -m app.client`` joining seat 1 (a
+    separate process that knows only the invite link), once it streams. Returns (host, room id,
+    the client's process); the host has not started the match."""
+    host = Api.new_player(base_url, "Aki")
+    room = host.post("/api/rooms", {"game": "synomilia", "seats": 2, "options": {"reveal_delay": 0},
+                                    "bot_think_seconds": bot_think_seconds}).json()
+    room_id = room_id_of(room)
+    assert host.post(f"/api/rooms/{room_id}/leave").status_code == 200
+    assert host.post(f"/api/rooms/{room_id}/bots", {"seat": 0}).status_code == 200
+    client = subprocess.Popen([sys.executable, "-m", "app.client", room["invite_url"], "--name", "Cli", "--seed", str(seed)],
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for(lambda: host.get(f"/api/rooms/{room_id}").json()["seats"][1]["connected"] or client.poll() is not None,
+             what="the client to join and stream")
+    assert client.poll() is None, client.communicate()
+    return host, room_id, client
 
 
 class Stream:

@@ -50,7 +50,7 @@ def test_room_chat_is_stored_and_replayed_to_new_sockets(server, database_url):
 def test_chat_is_length_and_rate_limited_per_sender(server):
     room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"])
     limit = server.app.state.settings.chat_max_chars
-    per_10s = server.app.state.settings.chat_rate_per_10s
+    per_10s = int(server.app.state.limiter.rules[("chat", "token")].capacity)
     a, b = Socket(server.ws_url, room_id, host.token), Socket(server.ws_url, room_id, guest.token)
     a.send({"type": "chat", "text": "x" * (limit + 1)})
     assert next_chat(a)["code"] == "too_large"

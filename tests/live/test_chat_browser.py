@@ -36,7 +36,7 @@ def test_chat_markup_is_shown_not_executed(server):
         page.press("#chat-input", "Enter")
         host_socket.recv_until(lambda m: m["type"] == "chat" and m["message"]["text"] == TYPED)
         host_socket.send({"type": "chat", "text": RECEIVED})
-        page.wait_for_function("document.querySelectorAll('#chat-log li').length >= 2", timeout=10_000)
+        page.wait_for_function("() => document.querySelectorAll('#chat-log li').length >= 2", timeout=10_000)
 
         lines = page.locator("#chat-log li").all_inner_texts()
         assert lines[0] == f"{NAME}: {TYPED}" and lines[1] == f"Aki: {RECEIVED}"

@@ -8,24 +8,12 @@ import subprocess
 import sys
 
 from app.settings import ROOT
-from tests.live.helpers import room_id_of, wait_for, wait_for_status
-from tests.support.clients import Api
+from tests.live.helpers import reference_client_against_a_bot, wait_for_status
 
 
 def test_reference_client_plays_to_the_outcome(server):
-    host = Api.new_player(server.base_url, "Aki")
-    room = host.post("/api/rooms", {"game": "synomilia", "seats": 2, "options": {"reveal_delay": 0},
-                                    "bot_think_seconds": 0}).json()
-    room_id = room_id_of(room)
-    assert host.post(f"/api/rooms/{room_id}/leave").status_code == 200
-    assert host.post(f"/api/rooms/{room_id}/bots", {"seat": 0}).status_code == 200
-
-    client = subprocess.Popen([sys.executable, "-m", "app.client", room["invite_url"], "--name", "Cli", "--seed", "7"],
-                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    host, room_id, client = reference_client_against_a_bot(server.base_url)
     try:
-        wait_for(lambda: host.get(f"/api/rooms/{room_id}").json()["seats"][1]["connected"]
-                 or client.poll() is not None, what="the client to join and stream")
-        assert client.poll() is None, client.communicate()
         assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
         out, err = client.communicate(timeout=60)
     finally:

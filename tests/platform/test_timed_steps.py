@@ -62,6 +62,7 @@ def test_placement_clock_plays_for_late_seats(fake_clock_server):
     room_id, (host, guest) = setup_room(server.base_url, "peribit", ["Aki", "Ben"], {"placement_clock": 30})
     assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
     sock = Socket(server.ws_url, room_id, host.token)
+    Socket(server.ws_url, room_id, guest.token)  # both stay connected: late, not away (no zombie seat)
     start = sock.latest_view(version=0)
     now_ms = int(server.clock.now() * 1000)
     assert start["deadlines"] == {"0": now_ms + 30_000, "1": now_ms + 30_000}

@@ -1,9 +1,12 @@
 """Headless Chromium (Debian's package) driven by Playwright. Without /usr/bin/chromium a browser
-test fails (never skips), so a missing browser cannot pass unnoticed."""
+test fails (never skips), so a missing browser cannot pass unnoticed. Pages run under the server's
+Content-Security-Policy (no 'unsafe-eval'): give ``wait_for_function`` a function ("() => ..."),
+not a bare expression, which Playwright would have to eval in the page."""
 
 from __future__ import annotations
 
 import os
+import re
 import time
 from contextlib import contextmanager
 
@@ -33,13 +36,48 @@ def watch_errors(page) -> list[str]:
     return errors
 
 
-def create_room(page, base_url: str, name: str, game: str, options: dict | None = None) -> str:
-    """On the landing page: name yourself, pick the game (and room options), create; returns the invite link."""
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+CONTROL_ROLES = ("button", "textbox", "combobox", "link", "checkbox", "spinbutton", "listbox", "radio", "slider")
+UNNAMED = re.compile(r"^\s*- (%s)(\s*\[[^\]]*\])*\s*(:.*)?$" % "|".join(CONTROL_ROLES))
+
+
+def unnamed_controls(page, selector: str = "body") -> list[str]:
+    """Controls in Playwright's accessibility tree (ARIA snapshot) that have no accessible name."""
+    return [line.strip() for line in page.locator(selector).aria_snapshot().splitlines() if UNNAMED.match(line)]
+
+
+def in_first_viewport(page, locator) -> bool:
+    """The element lies within the first screen of the page (no scrolling needed to reach it)."""
+    box = locator.bounding_box()
+    scroll_y = page.evaluate("window.scrollY")
+    height = page.viewport_size["height"]
+    return box is not None and box["y"] + scroll_y >= 0 and box["y"] + scroll_y + box["height"] <= height
+
+
+def room_api(page, path: str = "", method: str = "GET") -> dict:
+    """Call the REST API for the page's room with the page's saved token: {"status", "body"}."""
+    return page.evaluate(
+        """([path, method]) => fetch(location.pathname.replace('/r/', '/api/rooms/') + path, {method,
+             headers: {Authorization: 'Bearer ' + localStorage.getItem('asobiba.token')}})
+           .then(async (r) => ({status: r.status, body: await r.json()}))""", [path, method])
+
+
+def create_room(page, base_url: str, name: str, game: str, options: dict | None = None,
+                seats: int | None = None) -> str:
+    """On the landing page: name yourself, pick the game, the number of seats and room options,
+    create; returns the invite link."""
     page.goto(base_url + "/")
     page.fill("#name-input", name)
     page.select_option("#game-select", game)
+    if seats is not None:
+        page.select_option("#seats-select", str(seats))
     for option, value in (options or {}).items():
-        page.fill(f"#game-options [data-option='{option}']", str(value))
+        field = page.locator(f"#game-options [data-option='{option}']")
+        if isinstance(value, bool):
+            field.set_checked(value)
+        else:
+            field.fill(str(value))
     page.click("#create-room")
     invite = page.locator("#invite-url").input_value()
     assert "/r/" in invite
@@ -47,23 +85,25 @@ def create_room(page, base_url: str, name: str, game: str, options: dict | None 
 
 
 def join_room(page, host_page, invite: str, name: str, seat: int) -> None:
-    """Open the invite link as a new visitor, name yourself, take ``seat``; wait until the host sees it."""
+    """Open the invite link as a new visitor and, in one step, name yourself and take ``seat``;
+    wait until the host sees it."""
     page.goto(invite)
     page.fill("#name-input", name)
-    page.press("#name-input", "Enter")
     page.click(f".take-seat[data-seat='{seat}']")
     host_page.locator(f".seat[data-seat='{seat}'].on").wait_for()
 
 
-def click_until_outcome(pages, selector: str, rng, seconds: float = 240) -> int:
+def click_until_outcome(pages, selector: str, rng, seconds: float = 240, check=None) -> int:
     """Each page in turn clicks one random offered control until every page shows the outcome;
-    returns how many clicks it took."""
+    returns how many clicks it took. ``check(page)``, if given, runs on each page before each click."""
     clicks = 0
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if all(page.locator("#outcome").count() for page in pages):
             return clicks
         for page in pages:
+            if check:
+                check(page)
             targets = page.locator(selector)
             count = targets.count()
             if count:

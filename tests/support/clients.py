@@ -45,7 +45,9 @@ class Socket:
         if version is not None:
             query.append(f"version={version}")
         self.url = f"{ws_url}/ws/rooms/{room_id}" + ("?" + "&".join(query) if query else "")
-        self.ws = connect(self.url, open_timeout=10, max_size=2**22).__enter__()
+        # Test clients buffer everything they are sent (a socket read only at the end, like a
+        # spectator checked after the match, must not look like a slow consumer to the server).
+        self.ws = connect(self.url, open_timeout=10, max_size=2**22, max_queue=None).__enter__()
         self.received: list[dict] = []
         self.last_view: dict | None = None
 

@@ -4,6 +4,7 @@ them, one action at a time, and every message each socket received is kept for l
 from __future__ import annotations
 
 import random
+import time
 
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
@@ -21,6 +22,17 @@ def setup_room(base_url: str, game: str, names: list[str], options: dict | None 
     for api in apis[1:]:
         assert api.post(f"/api/rooms/{room_id}/join").status_code == 200
     return room_id, apis
+
+
+def wait_for_version(api: Api, room_id: str, version: int, timeout: float = 10.0) -> dict:
+    """The room's view message once it reaches ``version`` (a timed step was applied)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        message = api.get(f"/api/rooms/{room_id}/view").json()
+        if message["version"] >= version:
+            return message
+        time.sleep(0.02)
+    raise AssertionError(f"room {room_id} never reached version {version}")
 
 
 def choose(message: dict, rng: random.Random) -> dict:
@@ -70,6 +82,18 @@ def play_over_rest(apis: dict[int, Api], room_id: str, rng: random.Random, max_s
                     assert response.json()["error"]["code"] == "stale_version"
                 break
     raise AssertionError("match did not end")
+
+
+def play_steps_over_rest(apis, room_id: str, rng: random.Random, steps: int) -> None:
+    """Take ``steps`` random legal actions through REST, each by the first seat that has one."""
+    for _ in range(steps):
+        for api in apis:
+            view = api.get(f"/api/rooms/{room_id}/view").json()
+            if view["legal_actions"]:
+                response = api.post(f"/api/rooms/{room_id}/actions",
+                                    {"action": rng.choice(view["legal_actions"]), "version": view["version"]})
+                assert response.status_code == 200, response.text
+                break
 
 
 def stored_match(database_url: str, match_id: str) -> tuple[Match, list[tuple[int, dict]]]:

@@ -54,7 +54,7 @@ def start_in_thread(database_url: str, clock=None, **overrides) -> RunningServer
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    _wait_until_up(f"http://127.0.0.1:{port}")
+    wait_until_up(f"http://127.0.0.1:{port}")
 
     def stop():
         server.should_exit = True
@@ -66,10 +66,12 @@ def start_in_thread(database_url: str, clock=None, **overrides) -> RunningServer
 class ServerProcess:
     """The server as its own process (``python -m app``), as the README starts it."""
 
-    def __init__(self, database_url: str, port: int | None = None):
+    def __init__(self, database_url: str, port: int | None = None, env: dict[str, str] | None = None):
         self.database_url = database_url
         self.port = port or free_port()
+        self.env = env or {}
         self.process: subprocess.Popen | None = None
+        self.output: list[str] = []  # every line the process printed (stdout and stderr), read as it comes
 
     @property
     def base_url(self) -> str:
@@ -80,13 +82,21 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = dict(os.environ, DATABASE_URL=self.database_url, PORT=str(self.port), HOST="127.0.0.1",
-                   ADMIN_TOKEN=ADMIN_TOKEN, BOT_THINK_SECONDS="0")
+        env = {**os.environ, "DATABASE_URL": self.database_url, "PORT": str(self.port), "HOST": "127.0.0.1",
+               "ADMIN_TOKEN": ADMIN_TOKEN, "BOT_THINK_SECONDS": "0", "SHUTDOWN_UNREADY_SECONDS": "0", **self.env}
+        self.output = []
         self.process = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=env,
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         first_line = self.process.stdout.readline()
         assert f"http://127.0.0.1:{self.port}/" in first_line, first_line
-        _wait_until_up(self.base_url)
+        self.output.append(first_line)
+        # Keep reading, so a chatty log never fills the pipe and blocks the server.
+        threading.Thread(target=self._collect, args=(self.process,), daemon=True).start()
+        wait_until_up(self.base_url)
+
+    def _collect(self, process: subprocess.Popen) -> None:
+        for line in process.stdout:
+            self.output.append(line)
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
@@ -101,7 +111,8 @@ class ServerProcess:
                 self.kill()
 
 
-def _wait_until_up(base_url: str, timeout: float = 20.0) -> None:
+def wait_until_up(base_url: str, timeout: float = 20.0) -> None:
+    """Until the server (or a proxy in front of it) answers ``GET /api/games``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:

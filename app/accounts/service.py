@@ -1,0 +1,114 @@
+"""Claiming a name, logging in, sessions. Each function is one transaction on a sync session,
+called from the router through ``asyncio.to_thread`` (argon2 is deliberately slow)."""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import datetime, timedelta, timezone
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.accounts import passwords
+from app.accounts.models import Account, AccountSession
+from app.errors import ApiError
+from app.models import Player, utcnow
+from app.security import hash_token, new_id, new_token
+
+
+def name_key(name: str) -> str:
+    """'Ａｋｉ ' and 'aki' are the same name: NFKC, casefold, spaces trimmed."""
+    return unicodedata.normalize("NFKC", name).casefold().strip()
+
+
+def name_is_claimed(session: Session, name: str, except_player: str | None = None) -> bool:
+    owner = session.scalar(select(Account.player_id).where(Account.name_key == name_key(name)))
+    return owner is not None and owner != except_player
+
+
+def claim(session_factory: sessionmaker[Session], player_id: str, password: str, name: str | None,
+          days: int, device: str) -> dict:
+    """Give the guest ``player_id`` an account; returns a new session (the guest token stops working)."""
+    password_hash = passwords.hash_password(password)
+    with session_factory() as session, session.begin():
+        player = session.get(Player, player_id)
+        if session.get(Account, player_id) is not None:
+            raise ApiError(409, "already_claimed", f"{player.name!r} already has an account: log in instead")
+        new_name = name.strip() if name and name.strip() else player.name
+        if name_is_claimed(session, new_name):
+            raise ApiError(409, "name_taken", f"the name {new_name!r} is already claimed: choose another one")
+        player.name = new_name
+        player.token_hash = hash_token(new_token())  # the guest token is retired; nobody knows this one
+        session.add(Account(player_id=player_id, name_key=name_key(new_name), password_hash=password_hash))
+        try:
+            session.flush()
+        except IntegrityError:
+            raise ApiError(409, "name_taken", f"the name {new_name!r} is already claimed: choose another one") from None
+        return _open_session(session, player, days, device)
+
+
+def login(session_factory: sessionmaker[Session], name: str, password: str, days: int, device: str) -> dict:
+    with session_factory() as session, session.begin():
+        account = session.scalar(select(Account).where(Account.name_key == name_key(name)))
+        if not passwords.verify(account.password_hash if account else None, password):
+            raise ApiError(401, "bad_credentials", "wrong name or password")
+        if passwords.needs_rehash(account.password_hash):
+            account.password_hash = passwords.hash_password(password)
+        return _open_session(session, session.get(Player, account.player_id), days, device)
+
+
+def player_for_session_token(session: Session, token: str) -> Player | None:
+    """The player of a live session token; None for an unknown, expired or revoked one."""
+    row = session.scalar(select(AccountSession).where(AccountSession.token_hash == hash_token(token)))
+    if row is None or row.revoked_at is not None or _aware(row.expires_at) <= utcnow():
+        return None
+    return session.get(Player, row.player_id)
+
+
+def current_session_id(session: Session, token: str | None) -> str | None:
+    if not token:
+        return None
+    return session.scalar(select(AccountSession.id).where(AccountSession.token_hash == hash_token(token)))
+
+
+def sessions(session: Session, player_id: str) -> list[AccountSession]:
+    """Live sessions, newest first."""
+    rows = session.scalars(select(AccountSession).where(AccountSession.player_id == player_id,
+                                                        AccountSession.revoked_at.is_(None))
+                           .order_by(AccountSession.created_at.desc()))
+    now = utcnow()
+    return [r for r in rows if _aware(r.expires_at) > now]
+
+
+def revoke(session: Session, player_id: str, session_id: str | None) -> int:
+    """Revoke one of the player's sessions (or all of them with ``None``); returns how many."""
+    query = select(AccountSession).where(AccountSession.player_id == player_id, AccountSession.revoked_at.is_(None))
+    if session_id is not None:
+        query = query.where(AccountSession.id == session_id)
+    rows = list(session.scalars(query))
+    if session_id is not None and not rows:
+        raise ApiError(404, "not_found", f"no live session with id {session_id!r}")
+    for row in rows:
+        row.revoked_at = utcnow()
+    session.commit()
+    return len(rows)
+
+
+def has_account(session: Session, player_id: str) -> bool:
+    return session.get(Account, player_id) is not None
+
+
+def _open_session(session: Session, player: Player, days: int, device: str) -> dict:
+    token = new_token()
+    row = AccountSession(id=new_id(), player_id=player.id, token_hash=hash_token(token), device=device[:120],
+                         expires_at=utcnow() + timedelta(days=days))
+    session.add(row)
+    session.flush()
+    return {"id": player.id, "name": player.name, "token": token, "session_id": row.id,
+            "expires_at": _aware(row.expires_at).isoformat()}
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite hands datetimes back without their zone; they are stored in UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)

@@ -1,0 +1,117 @@
+"""A running match owned by another process, as this process's sockets see it.
+
+The owner encodes each seat's view once per version and publishes them all in one message on the
+room's channel; a ``MirrorMatch`` keeps the latest ones (and the last ``resync_window`` versions
+for reconnecting clients) and hands each socket its own seat's text, exactly as a local
+``MatchRunner`` would. Actions are forwarded to the owner (``forward``), which applies and commits
+them; the mirror changes only when the owner's views arrive. It runs no timers: the owner does."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import deque
+from typing import Awaitable, Callable
+
+import engines
+from app.errors import ApiError
+
+SPECTATOR = "-"  # the key of the spectators' view in a published views message
+
+
+def seat_key(seat: int | None) -> str:
+    return SPECTATOR if seat is None else str(seat)
+
+
+Forward = Callable[[int, object, "int | None"], Awaitable[int]]
+
+
+class MirrorMatch:
+    def __init__(self, match_id: str, game: str, num_players: int, forward: Forward, resync_window: int = 64,
+                 on_behind: Callable[[], None] | None = None):
+        self.match_id = match_id
+        self.engine = engines.get(game)
+        self.num_players = num_players
+        self.forward = forward
+        # Called when a client syncs from our version or later: a message may have been missed.
+        self.on_behind = on_behind
+        self.state = None  # the state lives with the owner
+        self.status = "running"
+        self.version = -1  # nothing received yet
+        self.listener = None
+        self.bot_seats: set[int] = set()
+        self.bot_think_seconds = 0.0
+        self.lock = asyncio.Lock()
+        self.deadlines: dict = {}
+        self._texts: dict[str, str] = {}
+        self._decoded: dict[str, dict] = {}
+        self.history: deque[tuple[int, dict[str, str]]] = deque(maxlen=resync_window + 1)
+
+    # --- from the owner ----------------------------------------------------------------------
+
+    def receive(self, version: int, texts: dict[str, str], restart: bool = False) -> bool:
+        """Take the owner's views of ``version``; False (ignored) if not newer than what we have.
+        ``restart``: a new owner's first views, or the first after a gap (history starts over)."""
+        if version <= self.version and not (restart and version == self.version and not self._texts):
+            return False
+        if restart or version != self.version + 1:
+            self.history.clear()
+        was_finished = self.finished if self._texts else False
+        self.version = version
+        self._texts = texts
+        self._decoded = {}
+        self.history.append((version, texts))
+        if self.listener is not None:
+            self.listener.on_advanced(self)
+            if self.finished and not was_finished:
+                self.listener.on_finished(self)
+        return True
+
+    @property
+    def ready(self) -> bool:
+        return bool(self._texts)
+
+    # --- what the room and routers read --------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.ready and self.current(None)[0].get("outcome") is not None
+
+    def current(self, seat: int | None) -> tuple[dict, str]:
+        if not self._texts:
+            raise ApiError(503, "owner_unavailable", "the server running this match is changing; retry in a moment")
+        key = seat_key(seat)
+        text = self._texts.get(key)
+        if text is None:
+            raise ApiError(422, "bad_seat", f"seat {seat} does not exist in this match")
+        message = self._decoded.get(key)
+        if message is None:
+            message = self._decoded[key] = json.loads(text)
+        return message, text
+
+    def message(self, seat: int | None, state=None, version: int | None = None) -> dict:
+        return self.current(seat)[0]
+
+    def missed_messages(self, seat: int | None, since: int) -> list[dict] | None:
+        """Views after ``since`` if every one of them is kept here, else None (full resync)."""
+        if since >= self.version and self.on_behind is not None:
+            self.on_behind()
+        kept = [texts for version, texts in self.history if version > since]
+        first = self.version - len(kept) + 1
+        if since > self.version or not kept or first != since + 1:
+            return None
+        return [json.loads(texts[seat_key(seat)]) for texts in kept]
+
+    async def submit(self, seat: int, action, version: int | None) -> int:
+        return await self.forward(seat, action, version)
+
+    # --- what a runner does and a mirror does not -----------------------------------------------
+
+    def start_clocks(self) -> None:
+        pass
+
+    def reschedule(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass

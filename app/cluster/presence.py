@@ -1,0 +1,108 @@
+"""Who is connected to a room, over every process of the cluster.
+
+Each process counts its own sockets and streams per room and player (``None`` = anonymous
+spectator), stores its counts in the room's Redis hash under its node id and announces them on the
+room's channel; every process that holds the room merges what it hears. Processes write a
+heartbeat; counts of a process whose heartbeat stopped are dropped by everyone (``forget_nodes``),
+so a killed process does not keep players "connected"."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+
+from app.cluster.bus import Bus
+
+ANONYMOUS = ""  # JSON keys are strings: the anonymous spectator's key
+
+
+class Presence:
+    def __init__(self, bus: Bus, heartbeat_ttl_seconds: float):
+        self.bus = bus
+        self.ttl_ms = int(heartbeat_ttl_seconds * 1000)
+        self.local: dict[str, Counter] = {}
+        self.remote: dict[str, dict[str, Counter]] = {}
+
+    # --- this process ------------------------------------------------------------------------
+
+    def change(self, room_id: str, player_id: str | None, delta: int) -> dict:
+        """Count a socket in (+1) or out (-1); returns the announcement to publish on the room channel."""
+        counts = self.local.setdefault(room_id, Counter())
+        counts[player_id or ANONYMOUS] += delta
+        if counts[player_id or ANONYMOUS] <= 0:
+            del counts[player_id or ANONYMOUS]
+        return {"t": "presence", "node": self.bus.node_id, "counts": dict(counts)}
+
+    async def store(self, room_id: str) -> None:
+        counts = self.local.get(room_id) or {}
+        key = self.bus.key("presence", room_id)
+        if counts:
+            await self.bus.redis.hset(key, self.bus.node_id, json.dumps(dict(counts)))
+            await self.bus.redis.pexpire(key, 86_400_000)
+        else:
+            await self.bus.redis.hdel(key, self.bus.node_id)
+            self.local.pop(room_id, None)
+
+    async def heartbeat(self) -> None:
+        await self.bus.redis.hset(self.bus.key("nodes"), self.bus.node_id, int(time.time() * 1000) + self.ttl_ms)
+
+    async def leave(self) -> None:
+        """A clean shutdown: others drop this process's counts at once."""
+        for room_id in list(self.local):
+            await self.bus.redis.hdel(self.bus.key("presence", room_id), self.bus.node_id)
+        await self.bus.redis.hdel(self.bus.key("nodes"), self.bus.node_id)
+
+    # --- the others --------------------------------------------------------------------------
+
+    def heard(self, room_id: str, message: dict) -> bool:
+        """Merge another process's announcement; True when something changed."""
+        node = message.get("node")
+        if node == self.bus.node_id:
+            return False
+        counts = Counter({k: v for k, v in (message.get("counts") or {}).items() if v > 0})
+        nodes = self.remote.setdefault(room_id, {})
+        if nodes.get(node, Counter()) == counts:
+            return False
+        if counts:
+            nodes[node] = counts
+        else:
+            nodes.pop(node, None)
+        return True
+
+    async def load(self, room_id: str) -> None:
+        """Read every live process's counts for a room this process starts to hold."""
+        stored = await self.bus.redis.hgetall(self.bus.key("presence", room_id))
+        alive = await self.alive_nodes()
+        self.remote[room_id] = {node: Counter(json.loads(text)) for node, text in stored.items()
+                                if node != self.bus.node_id and node in alive}
+
+    def drop(self, room_id: str) -> None:
+        self.remote.pop(room_id, None)
+
+    async def alive_nodes(self) -> set[str]:
+        now = int(time.time() * 1000)
+        return {node for node, until in (await self.bus.redis.hgetall(self.bus.key("nodes"))).items()
+                if int(until) >= now}
+
+    async def forget_nodes(self) -> set[str]:
+        """Drop the counts of processes whose heartbeat stopped; returns the rooms that changed."""
+        now = int(time.time() * 1000)
+        nodes = await self.bus.redis.hgetall(self.bus.key("nodes"))
+        dead = {node for node, until in nodes.items() if int(until) < now and node != self.bus.node_id}
+        changed = set()
+        for room_id, by_node in self.remote.items():
+            gone = dead.intersection(by_node) | {n for n in by_node if n not in nodes}
+            for node in gone:
+                del by_node[node]
+                changed.add(room_id)
+        return changed
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def connected(self, room_id: str) -> Counter:
+        """Sockets per player id (``None`` = anonymous) over every process."""
+        total = Counter({(k or None): v for k, v in (self.local.get(room_id) or {}).items()})
+        for counts in (self.remote.get(room_id) or {}).values():
+            total.update({(k or None): v for k, v in counts.items()})
+        return total

@@ -1,0 +1,87 @@
+"""A live room in a cluster: the same room, with its presence counted over every process and its
+pushes shared through the room's Redis channel.
+
+The process that owns the room publishes each new version's views (every seat's, encoded once)
+after the commit; every process, the owner included, delivers to its own sockets only, each
+socket its own seat's text. Chat and other room-wide messages are published too, and joins and
+leaves (of sockets and NDJSON streams alike) are announced so every process's summary counts
+everyone's."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from app.cluster.mirror import SPECTATOR, MirrorMatch, seat_key
+from app.live.room import LiveRoom
+
+if TYPE_CHECKING:
+    from app.cluster.hub import ClusterHub
+
+
+class ClusterRoom(LiveRoom):
+    def __init__(self, hub: "ClusterHub", room_id: str, *args, **kwargs):
+        super().__init__(room_id, *args, **kwargs)
+        self.hub = hub
+        self.channel = hub.bus.key("room", room_id)
+        self.connections = _Announced(self)
+
+    # --- presence over processes ---------------------------------------------------------------
+
+    def connection_counts(self):
+        return self.hub.presence.connected(self.id)
+
+    def _announce(self, player_id: str | None, delta: int) -> None:
+        self.publish(self.hub.presence.change(self.id, player_id, delta))
+        self.hub.later(self.hub.presence.store(self.id))
+
+    # --- pushes through Redis ------------------------------------------------------------------
+
+    def publish(self, message: dict) -> None:
+        self.hub.bus.publish(self.channel, dict(message, node=self.hub.bus.node_id))
+
+    def push_to(self, message: dict, seats: set[int] | None = None, local_only: bool = False) -> None:
+        super().push_to(message, seats)
+        if not local_only:
+            self.publish({"t": "to", "message": message, "seats": sorted(seats) if seats is not None else None})
+
+    def publish_views(self, restart: bool = False) -> None:
+        """The owner's views of the current version, for the other processes' sockets."""
+        runner = self.runner
+        if runner is None or isinstance(runner, MirrorMatch):
+            return
+        texts = {seat_key(seat): runner.current(seat)[1] for seat in range(runner.num_players)}
+        texts[SPECTATOR] = runner.current(None)[1]
+        self.publish({"t": "views", "version": runner.version, "texts": texts, "restart": restart})
+
+    def on_advanced(self, runner) -> None:
+        super().on_advanced(runner)
+        if runner is self.runner and not isinstance(runner, MirrorMatch):
+            self.publish_views()
+
+    def on_finished(self, runner) -> None:
+        super().on_finished(runner)
+        if runner is self.runner and not isinstance(runner, MirrorMatch):
+            self.hub.later(self.hub.match_over(self.id))
+
+
+class _Announced(set):
+    """The room's sockets and streams: adding or removing one is announced to the other processes."""
+
+    def __init__(self, room: ClusterRoom):
+        super().__init__()
+        self.room = room
+
+    def add(self, connection) -> None:
+        if connection not in self:
+            super().add(connection)
+            self.room._announce(connection.player_id, +1)
+
+    def discard(self, connection) -> None:
+        if connection in self:
+            super().discard(connection)
+            self.room._announce(connection.player_id, -1)
+
+    def remove(self, connection) -> None:
+        if connection not in self:
+            raise KeyError(connection)
+        self.discard(connection)

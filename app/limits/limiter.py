@@ -1,0 +1,84 @@
+"""The rules from ``Settings`` applied to one client: each named limit has a bucket per token and a
+bucket per IP address; an action goes through only if every bucket that applies has the credits."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+
+from app.errors import ApiError
+from app.observability import metrics
+from app.limits.store import BucketStore, MemoryBucketStore, Rule, retry_after_header
+from app.settings import Settings
+
+# What each limit covers, for messages; the settings are ``rate_<name>_per_token`` / ``_per_ip``.
+LIMITS = {
+    "players": "new players",
+    "logins": "log-in attempts",
+    "rooms": "new rooms",
+    "actions": "actions",
+    "frames": "socket messages",
+    "chat": "chat messages",
+}
+
+
+class RateLimited(ApiError):
+    def __init__(self, name: str, rule: Rule, per: str, wait: float):
+        retry = retry_after_header(wait)
+        super().__init__(429, "rate_limited",
+                         f"too many {LIMITS[name]}: at most {rule.capacity:g} per {rule.period:g} s per {per}; "
+                         f"retry in {retry} s")
+        self.retry_after = int(retry)
+        self.headers = {"Retry-After": retry}
+
+    def as_dict(self) -> dict:
+        return dict(super().as_dict(), retry_after=self.retry_after)
+
+
+def client_keys(ip: str | None, token: str | None) -> tuple[str | None, str | None]:
+    """(token key, ip key): the token is hashed so no store ever holds a usable secret."""
+    token_key = hashlib.sha256(token.encode()).hexdigest()[:32] if token else None
+    return token_key, ip
+
+
+class Limiter:
+    def __init__(self, settings: Settings, clock, store: BucketStore | None = None):
+        self.clock = clock
+        self.store = store or MemoryBucketStore()
+        self.rules: dict[tuple[str, str], Rule | None] = {}
+        for name in LIMITS:
+            for per in ("token", "ip"):
+                text = getattr(settings, f"rate_{name}_per_{per}", "off")
+                self.rules[(name, per)] = Rule.parse(text)
+        self.max_sockets_per_player = settings.max_sockets_per_player
+        self.sockets: Counter[str] = Counter()
+
+    async def check(self, name: str, token_key: str | None, ip: str | None, cost: float = 1.0) -> None:
+        """Take ``cost`` credits from the token's and the IP's buckets, or raise ``RateLimited``."""
+        now = self.clock.now()
+        for per, key in (("token", token_key), ("ip", ip)):
+            rule = self.rules[(name, per)]
+            if rule is None or key is None:
+                continue
+            wait = await self.store.take(f"{name}:{per}:{key}", rule, cost, now)
+            if wait > 0:
+                metrics.rate_limited(f"{name}_per_{per}")
+                raise RateLimited(name, rule, per, wait)
+
+    # --- sockets per player (a bound, not a rate) ---------------------------------------------
+
+    def open_socket(self, player_id: str | None) -> bool:
+        """Count a new socket of ``player_id``; False (nothing counted) when it has too many."""
+        if player_id is None:
+            return True
+        if self.sockets[player_id] >= self.max_sockets_per_player:
+            return False
+        self.sockets[player_id] += 1
+        return True
+
+    def close_socket(self, player_id: str | None) -> None:
+        if player_id is None:
+            return
+        self.sockets[player_id] -= 1
+        if self.sockets[player_id] <= 0:
+            del self.sockets[player_id]

@@ -1,0 +1,105 @@
+"""Zombie seats: a seated player away from a running match for longer than the room's grace period
+is replaced by the game's bot, which plays their seat until they come back (Board Game Arena's
+"zombie" players), so no table hangs on one absent player.
+
+Away means: no socket or stream of theirs is connected to the room, and no REST call of theirs
+for the room (view, action) since. The grace period runs from the later of the two. The first
+socket, stream or REST call of the player takes the seat back at once. Each replacement is
+recorded (``Abandonment``): the player's record counts it, and the match is not rated (the rule
+for bot seats, ``app.ratings``). The clock is the hub's, so tests drive it with ``FakeClock``."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Awaitable, Callable
+
+from app.models import Abandonment
+
+log = logging.getLogger("asobiba.zombies")
+
+
+class AbsenceWatch:
+    def __init__(self, clock, grace: float, on_abandon: Callable[[int, str], Awaitable[None]],
+                 on_change: Callable[[], None]):
+        self.clock = clock
+        self.grace = grace  # 0 = never replace anyone
+        self.on_abandon = on_abandon
+        self.on_change = on_change
+        self.humans: dict[int, str] = {}  # seat -> player id of the seated people
+        self.away_since: dict[int, float] = {}
+        self.zombies: dict[int, str] = {}  # seat -> the player a bot plays for
+        self._task: asyncio.Task | None = None
+
+    def update(self, humans: dict[int, str], present: set[str], running: bool) -> bool:
+        """Seats (``humans``: seat -> player id) whose player is in ``present`` are back; others
+        are away from now on if they were not already. True when a zombie seat was taken back."""
+        self.humans = dict(humans)
+        if not running or self.grace <= 0:  # nothing to replace (the match is over, or replacing is off)
+            self.stop()
+            self.away_since.clear()
+            return False
+        now = self.clock.now()
+        changed = False
+        for seat in [s for s in list(self.away_since) + list(self.zombies) if s not in humans]:
+            self.away_since.pop(seat, None)
+            changed |= self.zombies.pop(seat, None) is not None
+        for seat, player_id in humans.items():
+            if player_id in present:
+                changed |= self.back(seat)
+            else:
+                self.away_since.setdefault(seat, now)
+        self._schedule()
+        return changed
+
+    def back(self, seat: int, seen: bool = False) -> bool:
+        """The seat's player is connected (or, ``seen``, just made a REST call): no longer away,
+        or away again from now. True when the seat was a zombie and is taken back."""
+        if seen:
+            self.away_since[seat] = self.clock.now()
+            self._schedule()
+        else:
+            self.away_since.pop(seat, None)
+        return self.zombies.pop(seat, None) is not None
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    def _schedule(self) -> None:
+        self.stop()
+        due = [since + self.grace for seat, since in self.away_since.items() if seat not in self.zombies]
+        if due:
+            try:
+                self._task = asyncio.get_running_loop().create_task(self._expire_at(min(due)))
+            except RuntimeError:  # no loop (synchronous caller at shutdown): nothing to time
+                pass
+
+    async def _expire_at(self, when: float) -> None:
+        await self.clock.sleep_until(when)
+        self._task = None
+        now = self.clock.now()
+        expired = [seat for seat, since in self.away_since.items()
+                   if seat not in self.zombies and now - since >= self.grace]
+        for seat in expired:
+            player_id = self.humans.get(seat)
+            if player_id is None:
+                continue
+            try:
+                await self.on_abandon(seat, player_id)
+            except Exception:
+                log.exception("could not record that seat %s was abandoned", seat)
+            if seat in self.away_since:  # still away after the write
+                self.zombies[seat] = player_id
+        if expired:
+            self.on_change()
+        self._schedule()
+
+
+def record_abandonment(session, match_id: str, player_id: str, seat: int) -> None:
+    """Called in a worker thread when a bot takes the seat of an absent player."""
+    exists = session.query(Abandonment).filter_by(match_id=match_id, player_id=player_id, seat=seat).first()
+    if exists is None:
+        session.add(Abandonment(match_id=match_id, player_id=player_id, seat=seat))
+        session.commit()

@@ -1,0 +1,121 @@
+"""Structured logs: one line per event, readable text by default or one JSON object per line
+(``LOG_FORMAT=json``), each carrying the ids of where it happened (request, room, match, seat).
+
+The ids come from context variables that the request middleware and the live code set with
+``bind(...)``, so a log call anywhere below them is tagged without passing ids around. Lines never
+carry a secret: tokens in query strings or ``Authorization`` headers are masked in every message,
+and the code that logs game events logs ids, versions and error codes only — never an action's
+content, a view, a hand or a seed of a running match."""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import json
+import logging
+import re
+import sys
+import time
+from collections.abc import Iterator
+
+# The ids a line may carry, in the order text lines show them.
+CONTEXT_FIELDS = ("request_id", "room_id", "match_id", "seat")
+_context: dict[str, contextvars.ContextVar] = {
+    name: contextvars.ContextVar(f"asobiba_{name}", default=None) for name in CONTEXT_FIELDS
+}
+# Extra fields a call may add with ``extra={...}``; anything else is dropped, so a careless
+# ``extra={"view": ...}`` never reaches the output.
+EVENT_FIELDS = ("event", "method", "path", "route", "status", "duration_ms", "version", "code", "game",
+                "close_code", "client", "seconds", "count")
+
+_SECRET_PATTERNS = (
+    (re.compile(r"(token=)[^&\s\"']+", re.IGNORECASE), r"\1***"),
+    (re.compile(r"(bearer\s+)[^\s\"']+", re.IGNORECASE), r"\1***"),
+)
+
+
+def scrub(text: str) -> str:
+    """Mask anything that looks like a token (``token=...``, ``Bearer ...``)."""
+    for pattern, replacement in _SECRET_PATTERNS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+@contextlib.contextmanager
+def bind(**ids) -> Iterator[None]:
+    """Tag every line logged inside the block with these ids (request_id, room_id, match_id, seat)."""
+    tokens = [(_context[name], _context[name].set(value)) for name, value in ids.items() if name in _context]
+    try:
+        yield
+    finally:
+        for var, token in reversed(tokens):
+            var.reset(token)
+
+
+def set_ids(**ids) -> None:
+    """Tag the rest of the current task (e.g. a WebSocket handler once it knows its room)."""
+    for name, value in ids.items():
+        if name in _context:
+            _context[name].set(value)
+
+
+def _fields(record: logging.LogRecord) -> dict:
+    fields = {}
+    for name in CONTEXT_FIELDS:
+        value = getattr(record, name, None)
+        if value is None:
+            value = _context[name].get()
+        if value is not None:
+            fields[name] = value
+    for name in EVENT_FIELDS:
+        value = getattr(record, name, None)
+        if value is not None:
+            fields[name] = value
+    return fields
+
+
+class JsonFormatter(logging.Formatter):
+    """``{"ts", "level", "logger", "message", <ids and event fields>, "exception"?}``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = {"ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
+                "level": record.levelname.lower(), "logger": record.name, "message": scrub(record.getMessage())}
+        line.update(_fields(record))
+        if record.exc_info:
+            line["exception"] = scrub(self.formatException(record.exc_info))
+        return json.dumps(line, ensure_ascii=False, default=str)
+
+
+class TextFormatter(logging.Formatter):
+    """``2026-01-01T12:00:00.000Z INFO  asobiba.ws  socket opened  room_id=... seat=1``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z"
+        pairs = " ".join(f"{key}={value}" for key, value in _fields(record).items())
+        text = f"{stamp} {record.levelname:<5} {record.name}  {record.getMessage()}" + (f"  {pairs}" if pairs else "")
+        if record.exc_info:
+            text += "\n" + self.formatException(record.exc_info)
+        return scrub(text)
+
+
+def configure(log_format: str = "text", level: str = "INFO", stream=None) -> None:
+    """Send every logger (ours, uvicorn's, SQLAlchemy's warnings) through one handler on stderr.
+
+    Uvicorn's access log is silenced: it prints query strings (a WebSocket's ``?token=``), and our
+    middleware logs each request without them."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(JsonFormatter() if log_format == "json" else TextFormatter())
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level.upper())
+    # Alembic narrates each migration step at INFO; the start command prints its URL line first.
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    for name in ("uvicorn", "uvicorn.error"):
+        logging.getLogger(name).handlers = []
+        logging.getLogger(name).propagate = True
+    access = logging.getLogger("uvicorn.access")
+    access.handlers = []
+    access.propagate = False
+    access.disabled = True

@@ -1,0 +1,108 @@
+"""The process's Prometheus metrics, kept by the maintained ``prometheus-client`` library.
+
+Metrics are per process (each server process is its own scrape target) and live in the library's
+default registry, beside its process and Python collectors. The live code records events through
+the small functions below, so a call site is one line and the names stay in one place; gauges that
+describe the current state (sockets open, rooms live, shutting down) are read from the hubs when
+Prometheus scrapes, so they can never drift from the truth. docs/operations.md explains each one."""
+
+from __future__ import annotations
+
+import weakref
+
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+# Latency buckets in seconds: from a fast SQLite commit (<1 ms) to a stalled database (>5 s).
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+
+ACTIONS_APPLIED = Counter("asobiba_actions_applied", "Actions applied and committed, by game "
+                          "(players, bots and the server's automatic steps).", ["game"])
+ACTIONS_REFUSED = Counter("asobiba_actions_refused", "Actions refused with nothing changed, by game "
+                          "and error code (stale_version, illegal_action, ...).", ["game", "code"])
+ACTION_LATENCY = Histogram("asobiba_action_latency_seconds", "From receiving an action to its views "
+                           "being handed to every socket of the room.", ["game"], buckets=LATENCY_BUCKETS)
+COMMIT_LATENCY = Histogram("asobiba_commit_latency_seconds", "One database commit of applied actions.",
+                           buckets=LATENCY_BUCKETS)
+COMMIT_BATCH = Histogram("asobiba_commit_batch_actions", "Actions written by one database commit "
+                         "(group commit: several rooms' actions share a transaction).", buckets=BATCH_BUCKETS)
+MATCHES_FINISHED = Counter("asobiba_matches_finished", "Matches that reached an outcome, by game.", ["game"])
+BOT_THINK = Histogram("asobiba_bot_think_seconds", "Time a bot policy took to choose one action, in its worker thread "
+                      "(not the configured pause before it acts).", ["game"], buckets=LATENCY_BUCKETS)
+RATE_LIMITED = Counter("asobiba_rate_limited", "Requests or messages refused by a rate limit, by limit "
+                       "(players_per_ip, actions_per_token, frames_per_ip, ...).",
+                       ["limit"])
+HTTP_REQUESTS = Counter("asobiba_http_requests", "HTTP requests answered, by method, route template "
+                        "and status.", ["method", "route", "status"])
+HTTP_LATENCY = Histogram("asobiba_http_request_duration_seconds", "HTTP request duration (until the "
+                         "response started, so long streams count their set-up only), by route template.",
+                         ["route"], buckets=LATENCY_BUCKETS)
+
+
+def action_applied(game: str) -> None:
+    ACTIONS_APPLIED.labels(game).inc()
+
+
+def action_latency(game: str, seconds: float) -> None:
+    ACTION_LATENCY.labels(game).observe(seconds)
+
+
+def action_refused(game: str, code: str) -> None:
+    ACTIONS_REFUSED.labels(game, code).inc()
+
+
+def committed(seconds: float, actions: int = 1) -> None:
+    COMMIT_LATENCY.observe(seconds)
+    COMMIT_BATCH.observe(actions)
+
+
+def match_finished(game: str) -> None:
+    MATCHES_FINISHED.labels(game).inc()
+
+
+def bot_thought(game: str, seconds: float) -> None:
+    BOT_THINK.labels(game).observe(seconds)
+
+
+def rate_limited(limit: str) -> None:
+    RATE_LIMITED.labels(limit).inc()
+
+
+class _LiveState(Collector):
+    """Sockets open, rooms live and the shutting-down flag, read from every hub of this process
+    at scrape time (a test process may run several apps; a server process runs one)."""
+
+    def __init__(self):
+        self.hubs: weakref.WeakSet = weakref.WeakSet()
+        self.lifecycles: weakref.WeakSet = weakref.WeakSet()
+
+    def collect(self):
+        rooms = list(room for hub in list(self.hubs) for room in list(hub.rooms.values()))
+        sockets = GaugeMetricFamily("asobiba_sockets_open", "Open WebSockets and NDJSON streams.")
+        sockets.add_metric([], sum(len(room.connections) for room in rooms))
+        live = GaugeMetricFamily("asobiba_rooms_live", "Rooms held in memory (running matches and "
+                                 "rooms someone is connected to).")
+        live.add_metric([], len(rooms))
+        shutting = GaugeMetricFamily("asobiba_shutting_down", "1 while this process drains for a "
+                                     "restart (its /readyz answers 503).")
+        shutting.add_metric([], float(any(lc.shutting_down for lc in list(self.lifecycles))))
+        return [sockets, live, shutting]
+
+
+_live_state = _LiveState()
+REGISTRY.register(_live_state)
+
+
+def watch(hub=None, lifecycle=None) -> None:
+    """Report this hub's rooms and sockets, and this lifecycle's shutdown flag, on each scrape."""
+    if hub is not None:
+        _live_state.hubs.add(hub)
+    if lifecycle is not None:
+        _live_state.lifecycles.add(lifecycle)
+
+
+def exposition() -> tuple[bytes, str]:
+    """The text format body and its content type."""
+    return generate_latest(REGISTRY), CONTENT_TYPE_LATEST

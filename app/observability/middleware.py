@@ -1,0 +1,99 @@
+"""Per request: an id (the caller's ``X-Request-ID`` when it is sane, else a new one, echoed back),
+one log line and the HTTP metrics when the response is sent, and every unhandled exception logged
+once with its context and answered with a clear 500 (``{"error": {"code": "internal", ...}}``)
+instead of travelling on to the server's own error log."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import secrets
+import time
+
+from app.observability import logs, metrics
+
+log = logging.getLogger("asobiba.http")
+
+_SANE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+# Probes and scrapes come every few seconds: their lines are debug-level.
+QUIET_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+
+
+def _route_of(scope) -> str:
+    """The route template (``/api/rooms/{room_id}``): a bounded label, and no ids in it."""
+    route = scope.get("route")
+    path = getattr(route, "path", None) or getattr(route, "path_format", None)
+    return path or "unmatched"
+
+
+def _request_id(scope) -> str:
+    for name, value in scope.get("headers", ()):
+        if name == b"x-request-id":
+            text = value.decode("latin-1")
+            if _SANE_ID.match(text):
+                return text
+    return secrets.token_hex(8)
+
+
+class ObservabilityMiddleware:
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket":
+            with logs.bind(request_id=_request_id(scope)):
+                try:
+                    await self.app(scope, receive, send)
+                except Exception:
+                    log.exception("unhandled error on a socket", extra={"path": scope.get("path")})
+                    try:
+                        await send({"type": "websocket.close", "code": 1011})
+                    except Exception:
+                        pass
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request_id = _request_id(scope)
+        started = time.perf_counter()
+        status = {"code": 500, "sent": False, "logged": False}
+
+        async def send_with_id(message):
+            if message["type"] == "http.response.start":
+                status["code"], status["sent"] = message["status"], True
+                message = dict(message, headers=list(message.get("headers", [])) + [(b"x-request-id", request_id.encode())])
+                self._record(scope, status["code"], started, already_logged=status["logged"])
+            await send(message)
+
+        with logs.bind(request_id=request_id):
+            try:
+                await self.app(scope, receive, send_with_id)
+            except Exception:
+                log.exception("unhandled error answering %s %s", scope["method"], scope["path"],
+                              extra={"method": scope["method"], "path": scope["path"], "route": _route_of(scope)})
+                status["logged"] = True
+                if status["sent"]:
+                    return  # the response already started: nothing more can be said to this client
+                body = json.dumps({"error": {"code": "internal", "message": f"internal error (request id {request_id}); it has been logged"}}).encode()
+                await send_with_id({"type": "http.response.start", "status": 500,
+                                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+
+    @staticmethod
+    def _record(scope, status: int, started: float, already_logged: bool = False) -> None:
+        """One line per request; a 5xx is an error line (once: an unhandled exception's own line
+        already says it)."""
+        seconds = time.perf_counter() - started
+        route = _route_of(scope)
+        metrics.HTTP_REQUESTS.labels(scope["method"], route, str(status)).inc()
+        metrics.HTTP_LATENCY.labels(route).observe(seconds)
+        if status >= 500 and not already_logged:
+            level = logging.ERROR
+        else:
+            level = logging.DEBUG if scope["path"] in QUIET_PATHS and status < 500 else logging.INFO
+        params = scope.get("path_params") or {}
+        log.log(level, "%s %s %s", scope["method"], scope["path"], status,
+                extra={"method": scope["method"], "path": scope["path"], "route": route, "status": status,
+                       "duration_ms": round(seconds * 1000, 1),
+                       "room_id": params.get("room_id"), "match_id": params.get("match_id")})

@@ -1,0 +1,87 @@
+"""Accounts: claim your guest name with a password, log in on another device, list and revoke
+your sessions. The bearer token of a session works everywhere a guest token does."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Request
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+from app.accounts import service
+from app.deps import CurrentPlayer, SessionDep, SettingsDep, bearer_token
+from app.history import iso
+from app.limits.rest import rate_limit
+
+router = APIRouter(prefix="/api/accounts", tags=["accounts"])
+
+Password = Annotated[SecretStr, Field(min_length=8, max_length=200, description="8–200 characters; never logged")]
+# A player's name, as ``POST /api/players`` takes it (no control characters).
+Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")]
+
+
+class Claim(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"password": "correct horse battery"}]})
+    password: Password
+    name: Name | None = Field(default=None, description="claim this name instead of the current one (e.g. when it is taken)")
+
+
+class Login(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"name": "Hanako", "password": "correct horse battery"}]})
+    name: Name
+    password: Annotated[SecretStr, Field(min_length=1, max_length=200)]
+
+
+class SessionOpened(BaseModel):
+    id: str = Field(description="the player id (unchanged by claiming)")
+    name: str
+    token: str = Field(description="bearer token of this session; shown once, stored hashed")
+    session_id: str
+    expires_at: str
+
+
+def _device(request: Request) -> str:
+    return request.headers.get("user-agent", "")
+
+
+@router.post("", status_code=201, response_model=SessionOpened, dependencies=[rate_limit("logins")], summary="Claim the caller's guest name with a password",
+             responses={409: {"description": "`already_claimed`, `name_taken`"}})
+async def claim(body: Claim, player: CurrentPlayer, request: Request, settings: SettingsDep) -> dict:
+    """The caller's guest token stops working; use the returned session token from now on."""
+    factory = request.app.state.session_factory
+    return await asyncio.to_thread(service.claim, factory, player.id, body.password.get_secret_value(), body.name,
+                                   settings.session_days, _device(request))
+
+
+@router.post("/login", response_model=SessionOpened, dependencies=[rate_limit("logins")], summary="Log in with a claimed name and its password",
+             responses={401: {"description": "`bad_credentials` (the same for an unknown name and a wrong password)"}})
+async def login(body: Login, request: Request, settings: SettingsDep) -> dict:
+    factory = request.app.state.session_factory
+    return await asyncio.to_thread(service.login, factory, body.name, body.password.get_secret_value(),
+                                   settings.session_days, _device(request))
+
+
+@router.get("/me", summary="Whether the caller has an account, and their sessions")
+def me(player: CurrentPlayer, session: SessionDep, authorization: Annotated[str | None, Header()] = None) -> dict:
+    current = service.current_session_id(session, bearer_token(authorization))
+    return {"id": player.id, "name": player.name, "claimed": service.has_account(session, player.id),
+            "sessions": [{"id": s.id, "device": s.device, "created_at": iso(s.created_at),
+                          "expires_at": iso(s.expires_at), "current": s.id == current}
+                         for s in service.sessions(session, player.id)]}
+
+
+@router.post("/logout", summary="Revoke the session whose token made this call")
+def logout(player: CurrentPlayer, session: SessionDep, authorization: Annotated[str | None, Header()] = None) -> dict:
+    current = service.current_session_id(session, bearer_token(authorization))
+    return {"revoked": service.revoke(session, player.id, current) if current else 0}
+
+
+@router.delete("/sessions/{session_id}", summary="Revoke one of your sessions (e.g. a lost phone)")
+def revoke_session(session_id: str, player: CurrentPlayer, session: SessionDep) -> dict:
+    return {"revoked": service.revoke(session, player.id, session_id[:32])}
+
+
+@router.post("/logout-all", summary="Revoke every session of your account")
+def logout_all(player: CurrentPlayer, session: SessionDep) -> dict:
+    return {"revoked": service.revoke(session, player.id, None)}

@@ -1,0 +1,43 @@
+"""Rematch in the same room: ``POST /api/rooms/{id}/rematch`` is one seated person's "yes";
+when every seated person has said yes (bots say yes at once) the new match starts with the same
+seats and a new seed. Sockets in the room get ``{"type": "rematch", ...}`` after every vote.
+Nobody can answer for a person who is gone: their seat keeps the rematch waiting (a new room
+is the way on without them)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter
+
+from app.deps import CurrentPlayer, HubDep
+from app.limits.rest import rate_limit
+from app.rematch import service
+from app.routers.rooms import RATE_LIMITED
+
+router = APIRouter(tags=["rematch"])
+
+
+@router.get("/api/rooms/{room_id}/rematch", summary="Who confirmed a rematch of the room's finished match")
+async def rematch_state(room_id: str, hub: HubDep) -> dict:
+    return (await asyncio.to_thread(service.state, hub.session_factory, room_id)).as_dict()
+
+
+@router.post("/api/rooms/{room_id}/rematch", summary="Confirm a rematch (seated players; starts it when everyone has)",
+             dependencies=[rate_limit("actions")],
+             responses={**RATE_LIMITED, 403: {"description": "`not_seated`"}, 409: {"description": "`no_rematch`: the match is not over"}})
+async def confirm_rematch(room_id: str, player: CurrentPlayer, hub: HubDep) -> dict:
+    live = await hub.room(room_id)  # loaded before the vote, so the new match gets the only runner
+    current, match = await asyncio.to_thread(service.vote, hub.session_factory, room_id, player.id)
+    if match is not None:
+        await hub.attach_match(room_id, match.id)
+    live.push_to({"type": "rematch", **current.as_dict()})
+    return current.as_dict()
+
+
+@router.get("/api/matches/{match_id}/rematch", summary="The match this one rematched, and its own rematch")
+async def match_links(match_id: str, hub: HubDep) -> dict:
+    def read():
+        with hub.session_factory() as session:
+            return service.links(session, match_id)
+    return await asyncio.to_thread(read)

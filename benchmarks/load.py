@@ -1,0 +1,396 @@
+"""Load benchmark of the live path: N rooms of real Synomilia matches over the public protocol.
+
+    python benchmarks/load.py --rooms 100 [--duration 20] [--postgres URL] [--spectators 1000]
+
+Starts the server with the README's start command (``python -m app``) on a fresh database
+(SQLite by default; ``--postgres`` makes a fresh PostgreSQL database on that server), pinned to
+core 0 (``taskset``), and runs this load client pinned to core 1. Setup goes through REST like a
+user: two guest players per room, the host creates the room, the guest joins, the host starts.
+Each player opens the live WebSocket. Then, for ``--duration`` seconds, a seat that a pushed view
+says is awaited sends a random one of its pushed ``legal_actions`` at once; when a match ends both
+players ask for a rematch (``POST /rematch``) and play the new match on the same sockets.
+
+Method (the boardgame.io peer's): a move counts when EVERY seat of its room holds a newer version
+than the one it was sent from; its latency is from the send to that moment; one move is in
+flight per room (closed loop). Printed as one JSON line: moves/s, latency p50/p95/p99/max (ms),
+server and load CPU (% of one core, from /proc; load near 100 % would mean the client is the
+limit), bytes per view frame, errors by code, close codes, REST 5xx, rooms that came live and
+rooms that played, server RSS per idle room and per idle socket. ``--spectators N`` adds one
+more room watched by N anonymous spectator sockets (they count frames; the room plays too).
+Only ever talks to 127.0.0.1."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import orjson
+from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parent.parent
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+METRICS_TOKEN = "load-benchmark"
+
+
+def proc_ticks(pid: int) -> int | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+        fields = text[text.rindex(")") + 2:].split()
+        return int(fields[11]) + int(fields[12])
+    except (OSError, ValueError):
+        return None
+
+
+def proc_rss(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
+
+
+def pct(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    return round(values[min(len(values) - 1, max(0, -(-q * len(values) // 100) - 1))], 2)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Stats:
+    def __init__(self):
+        self.running = False
+        self.t_end = float("inf")
+        self.moves = 0
+        self.latencies: list[float] = []
+        self.view_frames = 0
+        self.view_bytes = 0
+        self.errors: collections.Counter = collections.Counter()
+        self.closes: collections.Counter = collections.Counter()
+        self.http_5xx = 0
+        self.spectator_frames = 0
+
+    def live(self, now: float) -> bool:
+        return self.running and now <= self.t_end
+
+
+class Room:
+    def __init__(self, room_id: str, tokens: list[str]):
+        self.id = room_id
+        self.tokens = tokens
+        self.match_id: str | None = None
+        self.versions = [-1, -1]  # what each seat holds (of the current match)
+        self.pending: dict[int, float] = {}  # version an action was sent from -> send time
+        self.sent_at = [-1, -1]  # the version each seat last acted on
+        self.rematch_asked: str | None = None
+        self.sockets: list = [None, None]
+        self.got_view = False
+        self.moves = 0
+
+
+async def player_socket(room: Room, seat: int, url: str, stats: Stats, http: httpx.AsyncClient, rng: random.Random,
+                        ready: asyncio.Event, counter: list[int], total: int) -> None:
+    try:
+        async with connect(f"{url}/ws/rooms/{room.id}?token={room.tokens[seat]}", max_size=2**22,
+                           compression=None, open_timeout=120, ping_interval=None) as ws:
+            room.sockets[seat] = ws
+            async for frame in ws:
+                message = orjson.loads(frame)
+                kind = message.get("type")
+                if kind == "view":
+                    await on_view(room, seat, message, len(frame), stats, http, rng, ws)
+                    if not room.got_view and all(v >= 0 for v in room.versions):
+                        room.got_view = True
+                        counter[0] += 1
+                        if counter[0] == total:
+                            ready.set()
+                elif kind == "error":
+                    stats.errors[message.get("code")] += 1
+    except Exception as exc:  # a closed socket: record how
+        code = getattr(getattr(exc, "rcvd", None), "code", None)
+        stats.closes[str(code or type(exc).__name__)] += 1
+        return
+    stats.closes[str(ws.close_code)] += 1
+
+
+async def on_view(room: Room, seat: int, message: dict, size: int, stats: Stats, http, rng, ws) -> None:
+    now = time.perf_counter()
+    live = stats.live(now)
+    if live:
+        stats.view_frames += 1
+        stats.view_bytes += size
+    if message["match_id"] != room.match_id:
+        room.match_id = message["match_id"]
+        room.versions = [-1, -1]
+        room.pending = {}
+        room.sent_at = [-1, -1]
+    version = message["version"]
+    room.versions[seat] = max(room.versions[seat], version)
+    low = min(room.versions)
+    for sent_from in [v for v in room.pending if v < low]:
+        t0 = room.pending.pop(sent_from)
+        if live:
+            stats.moves += 1
+            room.moves += 1
+            stats.latencies.append((now - t0) * 1000)
+    if message["outcome"] is not None:
+        if room.rematch_asked != room.match_id and stats.running:
+            room.rematch_asked = room.match_id
+            asyncio.ensure_future(ask_rematch(room, http, stats))
+        return
+    if not stats.live(now) or not message["legal_actions"] or room.sent_at[seat] >= version:
+        return
+    room.sent_at[seat] = version
+    room.pending.setdefault(version, time.perf_counter())
+    await ws.send(orjson.dumps({"type": "action", "action": rng.choice(message["legal_actions"]),
+                                "version": version}).decode())
+
+
+async def ask_rematch(room: Room, http: httpx.AsyncClient, stats: Stats) -> None:
+    try:
+        for token in room.tokens:
+            response = await http.post(f"/api/rooms/{room.id}/rematch", headers={"Authorization": f"Bearer {token}"})
+            if response.status_code >= 500:
+                stats.http_5xx += 1
+    except httpx.HTTPError:
+        if stats.running:  # after the window the server is being stopped
+            stats.errors["rematch_request_failed"] += 1
+
+
+async def spectator_socket(room_id: str, url: str, stats: Stats, joined: list[int]) -> None:
+    try:
+        async with connect(f"{url}/ws/rooms/{room_id}", max_size=2**22, compression=None, open_timeout=120,
+                           ping_interval=None) as ws:
+            joined[0] += 1
+            async for _frame in ws:
+                if stats.running:
+                    stats.spectator_frames += 1
+    except Exception as exc:
+        code = getattr(getattr(exc, "rcvd", None), "code", None)
+        stats.closes[f"spectator:{code or type(exc).__name__}"] += 1
+
+
+async def make_room(http: httpx.AsyncClient, stats: Stats, index: int) -> Room:
+    async def call(method, path, token=None, body=None):
+        for _ in range(5):
+            response = await http.request(method, path, json=body,
+                                          headers={"Authorization": f"Bearer {token}"} if token else {})
+            if response.status_code >= 500:
+                stats.http_5xx += 1
+                continue
+            response.raise_for_status()
+            return response.json()
+        raise RuntimeError(f"{path} kept failing")
+
+    host = await call("POST", "/api/players", body={"name": f"h{index}"})
+    guest = await call("POST", "/api/players", body={"name": f"g{index}"})
+    room = await call("POST", "/api/rooms", host["token"], {"game": "synomilia", "options": {"reveal_delay": 0}})
+    await call("POST", f"/api/rooms/{room['id']}/join", guest["token"])
+    await call("POST", f"/api/rooms/{room['id']}/start", host["token"])
+    return Room(room["id"], [host["token"], guest["token"]])
+
+
+async def commit_figures(http: httpx.AsyncClient) -> dict[str, float]:
+    """Sums and counts of the server's commit histograms (its /metrics)."""
+    text = (await http.get("/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})).text
+    wanted = ("asobiba_commit_latency_seconds_sum", "asobiba_commit_latency_seconds_count",
+              "asobiba_commit_batch_actions_sum")
+    return {line.split()[0]: float(line.split()[1]) for line in text.splitlines() if line.startswith(wanted)}
+
+
+def commit_summary(before: dict, after: dict) -> dict:
+    def delta(name):
+        return after.get(name, 0.0) - before.get(name, 0.0)
+
+    commits = delta("asobiba_commit_latency_seconds_count")
+    return {"commits": int(commits),
+            "actions_per_commit": round(delta("asobiba_commit_batch_actions_sum") / commits, 1) if commits else None,
+            "commit_ms_mean": round(1000 * delta("asobiba_commit_latency_seconds_sum") / commits, 2) if commits else None}
+
+
+async def in_batches(n: int, size: int, make):
+    out = []
+    for start in range(0, n, size):
+        out.extend(await asyncio.gather(*(make(i) for i in range(start, min(n, start + size)))))
+    return out
+
+
+async def run_load(args, base: str, server_pid: int) -> dict:
+    stats = Stats()
+    rng = random.Random(args.seed)
+    url = base.replace("http://", "ws://")
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
+        t0 = time.perf_counter()
+        rss_empty = proc_rss(server_pid)
+        rooms = await in_batches(args.rooms, 50, lambda i: make_room(http, stats, i))
+        watched = await make_room(http, stats, args.rooms) if args.spectators else None
+        all_rooms = rooms + ([watched] if watched else [])
+        await asyncio.sleep(1.0)
+        rss_rooms = proc_rss(server_pid)
+        ready = asyncio.Event()
+        counter = [0]
+        tasks = []
+        for room in all_rooms:
+            for seat in (0, 1):
+                tasks.append(asyncio.ensure_future(player_socket(room, seat, url, stats, http, rng, ready, counter,
+                                                                 len(all_rooms))))
+            if len(tasks) % 200 == 0:
+                await asyncio.sleep(0.05)  # do not open thousands of handshakes in one go
+        joined = [0]
+        if watched:
+            for i in range(args.spectators):
+                tasks.append(asyncio.ensure_future(spectator_socket(watched.id, url, stats, joined)))
+                if i % 100 == 99:
+                    await asyncio.sleep(0.05)
+        try:
+            await asyncio.wait_for(ready.wait(), timeout=args.setup_timeout)
+        except asyncio.TimeoutError:
+            pass
+        live_rooms = counter[0]
+        setup_s = time.perf_counter() - t0
+        await asyncio.sleep(1.0)
+        rss_sockets = proc_rss(server_pid)
+
+        srv0, cpu0 = proc_ticks(server_pid), os.times()
+        w0 = time.perf_counter()
+        stats.running, stats.t_end = True, w0 + args.duration
+        for room in all_rooms:  # first moves: the views already pushed
+            for seat, ws in enumerate(room.sockets):
+                if ws is not None:
+                    await ws.send(orjson.dumps({"type": "sync", "version": room.versions[seat]}).decode())
+        commits0 = await commit_figures(http)
+        await asyncio.sleep(args.duration)
+        stats.running = False
+        wall = time.perf_counter() - w0
+        srv1, cpu1 = proc_ticks(server_pid), os.times()
+        commits1 = await commit_figures(http)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    lat = sorted(stats.latencies)
+    sockets = 2 * len(all_rooms) + args.spectators
+    return {
+        "impl": "asobiba", "rooms": args.rooms, "spectators": args.spectators, "duration_s": args.duration,
+        "database": "postgresql" if args.postgres else "sqlite",
+        "moves": stats.moves, "moves_per_s": round(stats.moves / wall, 1),
+        "lat_ms_p50": pct(lat, 50), "lat_ms_p95": pct(lat, 95), "lat_ms_p99": pct(lat, 99),
+        "lat_ms_max": round(lat[-1], 2) if lat else None,
+        "server_cpu_pct": round(100 * (srv1 - srv0) / CLK_TCK / wall, 1) if srv0 is not None and srv1 is not None else None,
+        "load_cpu_pct": round(100 * ((cpu1.user - cpu0.user) + (cpu1.system - cpu0.system)) / wall, 1),
+        "bytes_per_view": round(stats.view_bytes / stats.view_frames) if stats.view_frames else None,
+        "errors": dict(stats.errors), "closes": dict(stats.closes), "http_5xx": stats.http_5xx,
+        "rooms_live": live_rooms, "rooms_played": sum(1 for r in all_rooms if r.moves > 0), "rooms_total": len(all_rooms),
+        "spectators_joined": joined[0], "spectator_frames": stats.spectator_frames,
+        "setup_s": round(setup_s, 1),
+        **commit_summary(commits0, commits1),
+        "rss_mb": round(rss_sockets / 2**20, 1),
+        "rss_kb_per_idle_room": round((rss_rooms - rss_empty) / 1024 / max(1, len(all_rooms)), 1),
+        "rss_kb_per_idle_socket": round((rss_sockets - rss_rooms) / 1024 / max(1, sockets), 1),
+    }
+
+
+def fresh_postgres(url: str) -> tuple[str, callable]:
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    name = f"asobiba_load_{os.getpid()}_{int(time.time())}"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+
+    def drop():
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+    return make_url(url).set(database=name).render_as_string(hide_password=False), drop
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, default=100)
+    parser.add_argument("--duration", type=float, default=20.0)
+    parser.add_argument("--spectators", type=int, default=0, help="one extra room watched by this many sockets")
+    parser.add_argument("--postgres", default="", help="a PostgreSQL URL (a fresh database is made on that server)")
+    parser.add_argument("--no-pin", action="store_true", help="do not pin server and load to cores 0 and 1")
+    parser.add_argument("--setup-timeout", type=float, default=180.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--env", action="append", default=[], help="extra server setting NAME=VALUE")
+    args = parser.parse_args()
+
+    pin = not args.no_pin and shutil.which("taskset") and (os.cpu_count() or 1) >= 2
+    tmp = tempfile.mkdtemp(prefix="asobiba-load-")
+    drop = None
+    if args.postgres:
+        database_url, drop = fresh_postgres(args.postgres)
+    else:
+        database_url = f"sqlite:///{tmp}/load.db"
+    port = free_port()
+    env = dict(os.environ, DATABASE_URL=database_url, HOST="127.0.0.1", PORT=str(port), LOG_LEVEL="WARNING",
+               BOT_THINK_SECONDS="0", MAX_SPECTATORS_PER_ROOM=str(max(200, args.spectators + 10)),
+               MAX_OPEN_ROOMS_PER_PLAYER="1000000", METRICS_TOKEN=METRICS_TOKEN)
+    for name in ("players", "rooms", "actions", "frames", "chat"):  # a load test is not abuse
+        for per in ("token", "ip"):
+            env.setdefault(f"RATE_{name.upper()}_PER_{per.upper()}", "off")
+    for item in args.env:
+        key, _, value = item.partition("=")
+        env[key] = value
+    command = ([*(["taskset", "-c", "0"] if pin else []), sys.executable, "-m", "app"])
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    log_lines: list[str] = []
+    try:
+        first = server.stdout.readline()
+        if "running at" not in first:
+            raise SystemExit(f"server did not start: {first}{server.stdout.read()}")
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                if httpx.get(f"{base}/api/games", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        if pin:
+            os.sched_setaffinity(0, {1})
+        try:
+            import uvloop
+            uvloop.install()
+        except ImportError:
+            pass
+        result = asyncio.run(run_load(args, base, server.pid))
+        result["pinned"] = "server:core0 load:core1" if pin else "no"
+        result["at"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        print(json.dumps(result))
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log_lines = server.stdout.read().splitlines() if server.stdout else []
+        if drop:
+            drop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    problems = [line for line in log_lines if "Traceback" in line or "ERROR" in line]
+    if problems:
+        print(f"server log: {len(problems)} error lines, first: {problems[0][:300]}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,168 @@
+// The room panel. Before the match: a lobby that says who must do what next, the seats with a
+// one-step join (name + "Take seat N"), the invite link (Copy, Share where the browser can) and
+// Start (disabled, with the reason beside it, until it can succeed). Once the match starts: a
+// compact bar (seats, presence, spectators, invite copy) so the table gets the screen.
+import { h } from "/static/dom.js";
+import { t } from "/static/i18n.js";
+import { store, toast } from "/static/client.js";
+
+/** Seats are numbered from 1 everywhere a person reads them (the API's indices start at 0). */
+export function seatLabel(seat) { return t(`Seat ${seat + 1}`, `席${seat + 1}`); }
+
+function list(labels) { return labels.join(t(", ", "、")); }
+
+/** One sentence: what happens next in an open room, and whose move it is (host, guest, visitor). */
+export function nextStep(room, me) {
+  const empty = room.seats.filter((s) => !s.player_id).map((s) => seatLabel(s.seat));
+  const seated = room.seats.some((s) => me && s.player_id === me);
+  const isHost = Boolean(me) && room.host_id === me;
+  const host = room.seats.find((s) => s.player_id === room.host_id)?.name || t("the host", "ホスト");
+  if (!empty.length) {
+    if (isHost) return t("Everyone is here — start when ready.", "全員そろいました — 準備ができたら開始してください。");
+    const watching = seated ? "" : t(" You are watching.", "あなたは観戦します。");
+    return t(`Everyone is here — the host (${host}) starts the match.`, `全員そろいました — ホスト(${host})がゲームを開始します。`) + watching;
+  }
+  const seats = list(empty);
+  if (!seated && !isHost) return t(`Enter your name and take a free seat (${seats}).`, `名前を入れて空いている席(${seats})に座ってください。`);
+  if (isHost) return t(`Waiting for players: ${seats} ${empty.length > 1 ? "are" : "is"} empty — send the invite link or add a bot.`,
+    `参加者を待っています: ${seats}が空いています — 招待リンクを送るか、ボットを入れてください。`);
+  return t(`Waiting for players: ${seats} ${empty.length > 1 ? "are" : "is"} empty. The host (${host}) starts when every seat is taken.`,
+    `参加者を待っています: ${seats}が空いています。全員そろったらホスト(${host})が開始します。`);
+}
+
+/** Why Start cannot succeed yet, or null when it can. */
+export function startBlocker(room) {
+  const empty = room.seats.filter((s) => !s.player_id).map((s) => seatLabel(s.seat));
+  if (!empty.length) return null;
+  return t(`${list(empty)} ${empty.length > 1 ? "are" : "is"} empty: invite a friend or add a bot.`,
+    `${list(empty)}が空いています: 友だちを招待するか、ボットを入れてください。`);
+}
+
+/** Presence of people not (yet) seated: a visitor on the invite page is probably joining. */
+function visitorsLine(room) {
+  const n = room.spectators;
+  if (room.status === "open" && n > 0 && room.seats.some((s) => !s.player_id)) {
+    return t(`Someone is joining: ${n} visitor${n > 1 ? "s" : ""} on the invite page, not seated yet…`,
+      `誰かが参加しようとしています: 招待ページに${n}人(まだ着席していません)…`);
+  }
+  return t(`Watching: ${n}`, `観戦者: ${n}`);
+}
+
+function seatTags(room, s, me) {
+  const tags = [];
+  if (s.player_id === room.host_id) tags.push(t("host"));
+  if (s.bot) tags.push(t("bot"));
+  if (me && s.player_id === me) tags.push(t("you"));
+  if (s.left) tags.push(t("left"));
+  return tags;
+}
+
+function presenceDot(s) {
+  const label = s.connected ? t("online") : t("offline");
+  return h("span", { class: "dot", role: "img", "aria-label": label, title: label });
+}
+
+/** Copy (and Share, where the Web Share API exists) for the invite link. */
+function inviteButtons(room, input) {
+  const copy = h("button", { type: "button", id: "copy-invite", class: "nowrap", onclick: async () => {
+    input?.select();
+    try { await navigator.clipboard.writeText(room.invite_url); } catch { document.execCommand?.("copy"); }
+    toast(t("copied"));
+  } }, t("Copy link", "リンクをコピー"));
+  const buttons = [copy];
+  if (typeof navigator.share === "function") {
+    buttons.push(h("button", { type: "button", id: "share-invite", class: "nowrap", onclick: () => {
+      navigator.share({ title: document.title, text: t("Join my game on Asobiba", "遊び場で一緒に遊ぼう"), url: room.invite_url }).catch(() => {});
+    } }, t("Share…", "共有…")));
+  }
+  return buttons;
+}
+
+/**
+ * Draws the panel into ``el``. ``page`` provides: room, mySeat, awaiting (seats awaited now),
+ * roomCall(what, body), joinSeat(seat, name).
+ */
+export function renderPanel(el, page) {
+  const room = page.room;
+  if (room.status === "open") renderLobby(el, page);
+  else renderBar(el, page);
+}
+
+function renderLobby(el, page) {
+  const room = page.room;
+  const me = store.playerId;
+  const isHost = Boolean(me) && room.host_id === me;
+  const seated = page.mySeat !== null;
+  // one name field for the page's life, so a room update never wipes a half-typed name
+  page.nameInput ||= h("input", { id: "name-input", maxlength: 40, autocomplete: "nickname", value: store.name || "" });
+  const canJoin = !seated && room.seats.some((s) => !s.player_id);
+  const rows = room.seats.map((s) => {
+    const tags = seatTags(room, s, me);
+    const actions = [];
+    if (!s.player_id && canJoin) {
+      actions.push(h("button", { type: "button", class: "take-seat", "data-seat": s.seat,
+        onclick: () => page.joinSeat(s.seat, page.nameInput.value.trim()) }, t(`Take seat ${s.seat + 1}`, `席${s.seat + 1}に座る`)));
+    }
+    if (isHost && !s.player_id) {
+      actions.push(h("button", { type: "button", class: "add-bot", "data-seat": s.seat, "aria-label": t(`Add a bot in seat ${s.seat + 1}`, `席${s.seat + 1}にボットを入れる`),
+        onclick: () => page.roomCall("bots", { seat: s.seat }) }, t("add_bot")));
+    }
+    return h("li", { class: `seat ${s.connected ? "on" : "off"}`, "data-seat": s.seat },
+      presenceDot(s), `${seatLabel(s.seat)}: `, h("b", {}, s.name || t("empty")), tags.length ? ` (${list(tags)})` : "",
+      actions.length ? h("span", { class: "seat-actions" }, actions) : "");
+  });
+  const invite = h("input", { id: "invite-url", readonly: true, value: room.invite_url });
+  const parts = [
+    h("p", { id: "next-step", class: "next-step", role: "status" }, nextStep(room, me)),
+  ];
+  if (canJoin && store.token && store.name) {
+    // a saved player (maybe a claimed account) sits under their name; no field that could drop it
+    parts.push(h("p", { class: "join-name" }, t("You will sit as ", "着席する名前: "), h("b", {}, store.name)));
+  } else if (canJoin) {
+    parts.push(h("p", { class: "join-name" }, h("label", { for: "name-input" }, t("your_name")), " ", page.nameInput,
+      h("span", { class: "muted" }, " ", t("then take a seat below", "を入れて、下の席を選んでください"))));
+  }
+  parts.push(h("ul", { class: "seat-list", "aria-label": t("Seats", "席") }, rows),
+    h("p", { id: "visitors", class: "muted" }, visitorsLine(room)),
+    h("div", { class: "invite" }, h("label", { for: "invite-url" }, t("invite")),
+      h("div", { class: "invite-controls" }, invite, ...inviteButtons(room, invite))));
+  const controls = [];
+  if (isHost) {
+    const blocker = startBlocker(room);
+    controls.push(h("span", { class: "start-group" },
+      h("button", { type: "button", id: "start", disabled: Boolean(blocker), "aria-describedby": blocker ? "start-reason" : undefined,
+        onclick: () => page.roomCall("start") }, t("start")),
+      blocker ? h("span", { id: "start-reason", class: "muted" }, blocker) : ""));
+  }
+  if (seated) controls.push(h("button", { type: "button", id: "leave", class: "quiet", onclick: () => page.roomCall("leave") }, t("Leave my seat", "席を離れる")));
+  if (controls.length) parts.push(h("div", { class: "lobby-controls" }, controls));
+  el.className = "card lobby";
+  el.replaceChildren(...parts);
+}
+
+function renderBar(el, page) {
+  const room = page.room;
+  const me = store.playerId;
+  const isHost = Boolean(me) && room.host_id === me;
+  const awaited = new Set(page.awaiting || []);
+  const chips = room.seats.map((s) => {
+    const tags = seatTags(room, s, me);
+    const turn = room.status === "running" && awaited.has(s.seat);
+    const chip = h("li", { class: `seat chip ${s.connected ? "on" : "off"}${turn ? " awaited" : ""}`, "data-seat": s.seat,
+      title: `${seatLabel(s.seat)}${tags.length ? ` (${list(tags)})` : ""}` },
+    presenceDot(s), turn ? h("span", { class: "turn-mark" }, "▶ ", h("span", { class: "turn-word" }, t("to play:", "手番:")), " ") : "",
+    h("b", {}, s.name || seatLabel(s.seat)), tags.length ? h("span", { class: "muted" }, ` ${list(tags)}`) : "");
+    if (isHost && s.left && room.status === "running") {
+      chip.append(" ", h("button", { type: "button", class: "add-bot", "data-seat": s.seat,
+        "aria-label": t(`Replace ${s.name} with a bot`, `${s.name}をボットに交代`), onclick: () => page.roomCall("bots", { seat: s.seat }) }, t("add_bot")));
+    }
+    return chip;
+  });
+  const extras = [h("span", { id: "visitors", class: "muted" }, `${t(`status_${room.status}`)} · ${visitorsLine(room)}`),
+    ...inviteButtons(room, null)];
+  if (room.match_id && room.status === "finished") {
+    extras.push(h("a", { href: `/static/replay.html?match=${room.match_id}`, id: "replay-link" }, t("replay")));
+  }
+  el.className = "room-bar";
+  el.replaceChildren(h("ul", { class: "seat-chips", "aria-label": t("Seats", "席") }, chips), h("div", { class: "bar-extras" }, extras));
+}

@@ -1,0 +1,286 @@
+// The room page: the live connection, the room panel (static/lobby.js), the game's table
+// (static/games/<id>.js) and chat. The server is authoritative: this only shows what it pushes
+// and sends what the player clicks.
+import { h } from "/static/dom.js";
+import { getLang, t } from "/static/i18n.js";
+import { api, ensurePlayer, gameTitle, store, toast } from "/static/client.js";
+import { renderPanel, seatLabel } from "/static/lobby.js";
+import { keepFocusIn } from "/static/keyboard.js";
+import { reasonText } from "/static/reasons.js";
+import { RematchPanel } from "/static/rematch.js";
+import { TurnCues } from "/static/turn_cues.js";
+
+export class RoomPage {
+  /** ``onPlayer`` is called when this page registers the visitor as a player (header update). */
+  constructor(main, roomId, { onPlayer } = {}) {
+    this.main = main;
+    this.roomId = roomId;
+    this.onPlayer = onPlayer || (() => {});
+    this.room = null;
+    this.message = null; // latest view message
+    this.version = null;
+    this.pending = null; // action awaiting the server's answer, resent once on a stale version
+    this.tableModule = null;
+    this.seatData = {};
+    this.retry = 0;
+    this.offline = false;
+  }
+
+  async start() {
+    try { this.room = await api("GET", `/api/rooms/${this.roomId}`); } catch { this.main.replaceChildren(h("p", { class: "card" }, t("unknown_room"))); return; }
+    try { this.tableModule = await import(`/static/games/${this.room.game}.js`); } catch { this.tableModule = null; }
+    const game = (await api("GET", "/api/games").catch(() => [])).find((g) => g.id === this.room.game);
+    this.title = game ? gameTitle(game, getLang()) : this.room.game;
+    this.layout();
+    this.connect();
+  }
+
+  get mySeat() {
+    const seat = this.room?.seats.find((s) => s.player_id && s.player_id === store.playerId);
+    return seat ? seat.seat : null;
+  }
+
+  get awaiting() { return (this.message?.awaiting || []).filter((s) => s >= 0); }
+
+  layout() {
+    this.seatsEl = h("div", { id: "seats" });
+    this.tableEl = h("div", { id: "table", class: "table" });
+    this.statusEl = h("div", { id: "status", class: "status", role: "status", "aria-live": "polite" });
+    this.chatLog = h("ol", { id: "chat-log", class: "chat-log", "aria-label": t("Chat messages", "チャットのメッセージ") });
+    this.chatChannel = h("select", { id: "chat-channel", hidden: true, "aria-label": t("Send to", "送信先") },
+      h("option", { value: "room" }, t("Everyone", "全員")), h("option", { value: "team" }, t("team_only")));
+    this.chatInput = h("input", { id: "chat-input", maxlength: 500, autocomplete: "off", "aria-label": t("Chat message", "チャットのメッセージ"),
+      placeholder: t("Say something…", "メッセージ…") });
+    const chatForm = h("form", { id: "chat-form", class: "chat-form", onsubmit: (event) => {
+      event.preventDefault();
+      const text = this.chatInput.value.trim();
+      if (!text) return;
+      this.send({ type: "chat", text, channel: this.chatChannel.value });
+      this.chatInput.value = "";
+    } }, this.chatChannel, this.chatInput, h("button", { type: "submit" }, t("send")));
+    const rulesLink = h("a", { href: `/static/rules/${this.room.game}.html`, target: "_blank", id: "rules-link" }, t("rules"));
+    this.roomEl = h("section", { class: "room" },
+      h("div", { class: "room-head" }, h("h1", {}, this.title), rulesLink, this.statusEl, this.siteParts().cues.element),
+      this.seatsEl, this.tableEl,
+      h("aside", { class: "card chat", "aria-label": t("chat") }, h("h2", {}, t("chat")), this.chatLog, chatForm));
+    this.main.replaceChildren(this.roomEl);
+    this.renderRoom();
+  }
+
+  connect() {
+    const params = new URLSearchParams();
+    if (store.token) params.set("token", store.token);
+    if (this.version !== null) params.set("version", this.version);
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${this.roomId}?${params}`);
+    this.ws = ws;
+    ws.onopen = () => this.setOffline(false);
+    // The back-off resets only once the server speaks: a restarting server accepts and closes at once.
+    ws.onmessage = (event) => { this.retry = 0; this.onMessage(JSON.parse(event.data)); };
+    ws.onclose = (event) => {
+      if (ws !== this.ws) return; // replaced on purpose (see reconnectAsPlayer)
+      if (event.code === 1008 && event.reason === "unknown room") return;
+      // 1012 "service restart": say so, and try again at once (another process, or this one back).
+      if (event.code === 1012) this.restarting = true;
+      this.setOffline(true);
+      const delay = event.code === 1012 && this.retry === 0 ? 0 : Math.min(5000, 300 * 2 ** this.retry);
+      this.retry++;
+      setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  /** The visitor became a player: reopen the socket with the token, without a "Reconnecting…". */
+  reconnectAsPlayer() {
+    const old = this.ws;
+    this.connect();
+    old?.close(1000, "signed in");
+  }
+
+  setOffline(offline) {
+    this.offline = offline;
+    if (!offline) this.restarting = false;
+    this.renderStatus();
+  }
+
+  send(message) {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+  }
+
+  act(action) {
+    this.pending = { action, retried: false };
+    this.send({ type: "action", action, version: this.version });
+  }
+
+  onMessage(message) {
+    if (message.type === "room") {
+      const wasSeat = this.mySeat;
+      this.room = message.room;
+      this.renderRoom();
+      if (this.mySeat !== wasSeat) this.send({ type: "sync" });
+    } else if (message.type === "view") {
+      if (this.version !== null && message.version > this.version + 1 && !message.resync) {
+        this.send({ type: "sync", version: this.version }); // a gap: ask for what we missed
+      }
+      if (this.message && message.match_id !== this.message.match_id) this.newMatch();
+      this.message = message;
+      this.version = message.version;
+      this.pending = null;
+      this.renderTable();
+    } else if (message.type === "error") {
+      if (message.code === "stale_version" && this.pending && !this.pending.retried && this.stillLegal(this.pending.action)) {
+        this.pending.retried = true; // the other seat moved first in a simultaneous step
+        this.send({ type: "action", action: this.pending.action, version: this.version });
+        return;
+      }
+      this.pending = null;
+      toast(message.message);
+    } else if (message.type === "rematch") {
+      this.siteParts().rematch.update(message);
+    } else if (message.type === "chat") {
+      this.addChat(message.message);
+    } else if (message.type === "chat_history") {
+      this.chatLog.replaceChildren();
+      message.messages.forEach((m) => this.addChat(m));
+    }
+  }
+
+  stillLegal(action) {
+    const key = JSON.stringify(action);
+    return (this.message?.legal_actions || []).some((a) => JSON.stringify(a) === key);
+  }
+
+  addChat(m) {
+    this.chatLog.append(h("li", { class: m.channel === "room" ? "" : "team" }, h("b", {}, m.name), ": ", h("span", { class: "chat-text" }, m.text)));
+    this.chatLog.scrollTop = this.chatLog.scrollHeight;
+  }
+
+  /** This socket's seat is awaited and has something to do. */
+  get myTurn() {
+    const m = this.message;
+    return Boolean(m) && m.seat !== null && this.awaiting.includes(m.seat) && m.legal_actions.length > 0;
+  }
+
+  /** The status line says only what is true now: offline, the turn, or the room's state. */
+  renderStatus() {
+    if (!this.statusEl) return;
+    const m = this.message;
+    let text = "";
+    const mine = this.myTurn;
+    if (this.offline) text = t(this.restarting ? "restarting" : "reconnecting");
+    else if (m) {
+      text = m.outcome ? t("game_over") : mine ? t("your_turn")
+        : this.awaiting.length ? `${t("waiting_for")} ${this.awaiting.map((s) => this.nameOf(s)).join(", ")}` : "";
+    } else text = t(`status_${this.room.status}`);
+    this.statusEl.textContent = text;
+    this.statusEl.classList.toggle("offline", this.offline);
+    this.statusEl.classList.toggle("my-turn", mine && !this.offline);
+  }
+
+  renderRoom() {
+    this.roomEl.classList.toggle("playing", this.room.status !== "open");
+    renderPanel(this.seatsEl, this);
+    this.chatChannel.hidden = !(this.message?.view?.teams && this.mySeat !== null);
+    if (this.room.status === "open" && !this.message) this.tableEl.replaceChildren();
+    this.renderStatus();
+  }
+
+  async roomCall(what, body) {
+    try { this.room = await api("POST", `/api/rooms/${this.roomId}/${what}`, body); this.renderRoom(); } catch (err) { toast(err.message); }
+  }
+
+  /** One step: register the typed name if needed (remembered for next time), then sit down. */
+  async joinSeat(seat, name) {
+    if (!store.token) {
+      if (!name) { toast(t("name_needed")); this.nameInput?.focus(); return; }
+      try { await ensurePlayer(name); } catch (err) { toast(err.message); return; }
+      this.onPlayer();
+      this.reconnectAsPlayer();
+    }
+    await this.roomCall("join", { seat });
+  }
+
+  nameOf(seat) {
+    return this.room.seats.find((s) => s.seat === seat)?.name || seatLabel(seat);
+  }
+
+  renderTable() {
+    const m = this.message;
+    const ctx = {
+      view: m.view, legal: m.legal_actions, awaiting: m.awaiting, seat: m.seat, version: m.version,
+      players: this.room.seats.map((s) => ({ seat: s.seat, name: s.name, connected: s.connected, bot: s.bot })),
+      deadlines: m.deadlines || {}, lang: getLang(), t: (en, ja) => t(en, ja ?? en), h,
+      send: (action) => this.act(action),
+      seatData: this.seatData,
+      saveSeatData: (data) => { this.seatData = data; api("PUT", `/api/rooms/${this.roomId}/seat-data`, data).catch((err) => toast(err.message)); },
+    };
+    const root = h("div", { class: `game game-${this.room.game}` });
+    if (this.tableModule) {
+      try { this.tableModule.render(root, ctx); } catch (err) { console.error(err); genericTable(root, ctx); }
+    } else genericTable(root, ctx);
+    const parts = [root];
+    if (m.outcome) parts.unshift(outcomeBanner(m.outcome, (s) => this.nameOf(s)), this.siteParts().rematch.element);
+    this.siteCues(m, this.myTurn);
+    this.tableEl.replaceChildren(...parts);
+    this.tableTexts = markChanges(root, this.tableTexts);
+    this.renderRoom(); // the bar marks the awaited seats
+    if (m.seat !== null && !this.seatDataLoaded) {
+      this.seatDataLoaded = true;
+      api("GET", `/api/rooms/${this.roomId}/seat-data`).then((d) => { this.seatData = d; if (Object.keys(d).length) this.renderTable(); }).catch(() => {});
+    }
+  }
+}
+
+// --- issue 16 parts of the room page: turn cues, rematch (static/turn_cues.js, static/rematch.js) ---
+
+Object.assign(RoomPage.prototype, {
+  siteParts() {
+    const page = this;
+    if (!this.site) keepFocusIn(this.tableEl); // keyboard players keep their place across redraws
+    this.site ||= { cues: new TurnCues(), rematch: new RematchPanel({ api, toast, roomId: this.roomId, nameOf: (s) => this.nameOf(s), get mySeat() { return page.mySeat; } }) };
+    return this.site;
+  },
+  siteCues(m, mine) {
+    const { cues, rematch } = this.siteParts();
+    cues.update({ mine, title: this.title, deadlines: m.deadlines, awaiting: m.awaiting, nameOf: (s) => this.nameOf(s), over: !!m.outcome });
+    if (m.outcome && this.rematchAskedFor !== m.match_id) { this.rematchAskedFor = m.match_id; rematch.refresh(); }
+  },
+  newMatch() { // a rematch started in this room: fresh seat data, the old outcome's panel gone
+    this.seatData = {};
+    this.seatDataLoaded = false;
+    this.siteParts().rematch.update({ available: false });
+  },
+});
+
+/** Highlight what the last action changed: every leaf of the table whose text differs from the
+ * previous view's (same place in the tree) gets ``just-changed``. Returns this view's texts. */
+function markChanges(root, previous) {
+  const texts = new Map();
+  const walk = (el, path) => {
+    const children = el.children;
+    if (!children.length) {
+      const text = el.textContent.trim();
+      if (!text) return;
+      texts.set(path, text);
+      if (previous && previous.has(path) && previous.get(path) !== text) el.classList.add("just-changed");
+      return;
+    }
+    for (let i = 0; i < children.length; i++) walk(children[i], `${path}/${children[i].tagName}${i}`);
+  };
+  walk(root, "");
+  return texts;
+}
+
+function outcomeBanner(outcome, nameOf) {
+  const order = outcome.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank);
+  const draw = outcome.ranks.every((r) => r === 0);
+  return h("div", { class: "card outcome", id: "outcome" }, h("h2", {}, draw ? t("draw") : t("game_over")),
+    h("ol", {}, order.map(({ rank, seat }) => h("li", {}, `${t("rank")} ${rank + 1}: ${nameOf(seat)}`,
+      outcome.scores ? ` — ${outcome.scores[seat]}` : ""))),
+    h("p", { class: "muted" }, reasonText(outcome.reason, getLang(), nameOf)));
+}
+
+/** Fallback table: the view as text and one button per legal action. */
+function genericTable(root, ctx) {
+  root.append(h("pre", { class: "raw-view" }, JSON.stringify(ctx.view, null, 1)),
+    h("div", { class: "actions" }, ctx.legal.map((a) => h("button", { class: "action", onclick: () => ctx.send(a) }, JSON.stringify(a)))));
+}

@@ -1,0 +1,24 @@
+"""Cluster tests run against real Redis (a random key prefix per test) and real databases."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.databases import KINDS, fresh_database
+from tests.support.redis import REDIS_URL, delete_prefix, random_prefix
+
+# A cluster needs PostgreSQL: these tests run wherever TEST_DATABASE_URL is set (CI sets it).
+CLUSTER_KINDS = [kind for kind in KINDS if kind == "postgresql"]
+
+
+@pytest.fixture(params=CLUSTER_KINDS)
+def postgres_url(request, tmp_path):
+    with fresh_database(request.param, tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def redis_prefix():
+    prefix = random_prefix()
+    yield prefix
+    delete_prefix(REDIS_URL, prefix)

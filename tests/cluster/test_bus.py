@@ -1,0 +1,93 @@
+"""The Redis bus between processes: ordered fan-out, request/reply, and a Redis restart."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from app.cluster.bus import RemoteError, Unreachable
+from app.errors import ApiError
+from tests.cluster.helpers import started_buses, until
+from tests.support.redis import PrivateRedis, random_prefix
+
+
+def test_messages_arrive_in_order_and_only_on_subscribed_channels(redis_prefix):
+    async def scenario():
+        async with started_buses(redis_prefix) as (a, b), started_buses(random_prefix(), 1) as (other,):
+            got, stray = [], []
+            b.subscribe(b.key("room", "r1"), got.append)
+            other.subscribe(other.key("room", "r1"), stray.append)  # another cluster on the same Redis
+            await asyncio.sleep(0.2)
+            for i in range(200):
+                a.publish(a.key("room", "r1"), {"i": i})
+            await until(lambda: len(got) == 200)
+            assert [m["i"] for m in got] == list(range(200))
+            assert stray == []
+            b.unsubscribe(b.key("room", "r1"))
+            await asyncio.sleep(0.2)
+            assert await a.publish_now(a.key("room", "r1"), {"i": -1}) == 0
+
+    asyncio.run(scenario())
+
+
+def test_request_reply_errors_and_absent_nodes(redis_prefix):
+    async def scenario():
+        async with started_buses(redis_prefix) as (a, b):
+            async def double(body):
+                if body["n"] < 0:
+                    raise ApiError(409, "stale_version", "negative")
+                return {"n": body["n"] * 2}
+
+            b.serve("double", double)
+            assert await a.request(b.node_id, "double", {"n": 21}) == {"n": 42}
+            replies = await asyncio.gather(*(a.request(b.node_id, "double", {"n": i}) for i in range(50)))
+            assert [r["n"] for r in replies] == [2 * i for i in range(50)]
+            with pytest.raises(RemoteError) as refused:
+                await a.request(b.node_id, "double", {"n": -1})
+            assert refused.value.payload == {"code": "stale_version", "message": "negative", "status": 409}
+            with pytest.raises(RemoteError):
+                await a.request(b.node_id, "no-such-op", {})
+            with pytest.raises(Unreachable):  # nobody listens: refused at once, no timeout
+                await asyncio.wait_for(a.request("gone", "double", {"n": 1}, timeout=30), 2)
+            await b.close()
+            with pytest.raises(Unreachable):
+                await a.request(b.node_id, "double", {"n": 1})
+
+    asyncio.run(scenario())
+
+
+def test_subscriptions_come_back_after_a_redis_restart(tmp_path):
+    server = PrivateRedis(tmp_path)
+    server.start()
+
+    async def scenario():
+        async with started_buses(random_prefix(), url=server.url) as (a, b):
+            got, reconnected = [], []
+
+            async def on_reconnect():
+                reconnected.append(True)
+
+            async def echo(body):
+                return body
+
+            b.on_reconnect.append(on_reconnect)
+            b.serve("echo", echo)
+            b.subscribe(b.key("room", "r"), got.append)
+            await asyncio.sleep(0.2)
+            a.publish(a.key("room", "r"), {"n": 1})
+            await until(lambda: len(got) == 1)
+            server.stop()
+            a.publish(a.key("room", "r"), {"n": 2})  # lost: Redis is down
+            await asyncio.sleep(0.5)
+            server.start()
+            await until(lambda: reconnected, timeout=10)
+            await asyncio.sleep(0.3)
+            assert await a.request(b.node_id, "echo", {"x": 1}) == {"x": 1}  # both node channels are back
+            a.publish(a.key("room", "r"), {"n": 3})
+            await until(lambda: [m["n"] for m in got] == [1, 3])
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        server.stop()

@@ -1,0 +1,83 @@
+"""A room over three processes: presence and spectator counts, chat and the chat rate limit are
+the same whichever process a socket is on; sockets that join a running match on a process that
+does not own it get their seat's view and the chat history at once."""
+
+from __future__ import annotations
+
+import time
+
+from tests.support.clients import Socket
+from tests.support.cluster import LocalCluster
+from tests.support.driver import setup_room
+
+
+def room_update(sock: Socket, predicate, timeout: float = 10.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        message = sock.recv_until(lambda m: m["type"] == "room", timeout=max(deadline - time.monotonic(), 0.01))
+        if predicate(message["room"]):
+            return message["room"]
+
+
+def test_presence_chat_and_rate_limits_across_processes(postgres_url, tmp_path):
+    with LocalCluster(postgres_url, tmp_path) as cluster:
+        one, two, three = cluster.servers
+        room_id, (aki, ben) = setup_room(cluster.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 0})
+        assert aki.post(f"/api/rooms/{room_id}/start").status_code == 200
+        # Joining the running match on three different processes (at most one of them owns it).
+        a = Socket(one.ws_url, room_id, aki.token)
+        b = Socket(two.ws_url, room_id, ben.token)
+        watcher = Socket(three.ws_url, room_id)
+        for sock, seat in ((a, 0), (b, 1), (watcher, None)):
+            view = sock.latest_view()
+            assert view["seat"] == seat and view["version"] == 0
+        everyone_here = room_update(a, lambda r: all(s["connected"] for s in r["seats"]) and r["spectators"] == 1)
+        assert [s["name"] for s in everyone_here["seats"]] == ["Aki", "Ben"]
+
+        b.send({"type": "chat", "text": "よろしく"})
+        for sock in (a, watcher):
+            said = sock.recv_until(lambda m: m["type"] == "chat")["message"]
+            assert (said["name"], said["text"]) == ("Ben", "よろしく")
+
+        # One player's chat credits (5 per 10 s) are spent from two processes together.
+        b2 = Socket(three.ws_url, room_id, ben.token)
+        replies = []
+        for i in range(6):
+            (b if i % 2 == 0 else b2).send({"type": "chat", "text": f"m{i}"})
+            sock = b if i % 2 == 0 else b2
+            replies.append(sock.recv_until(lambda m: m["type"] == "error" or
+                                           (m["type"] == "chat" and m["message"]["text"] == f"m{i}")))
+        assert [r["type"] for r in replies] == ["chat"] * 4 + ["error"] * 2, replies  # "よろしく" took one
+        assert all(r["code"] == "rate_limited" for r in replies if r["type"] == "error")
+
+        watcher.close()
+        b2.close()
+        room_update(a, lambda r: r["spectators"] == 0)
+        b.close()
+        gone = room_update(a, lambda r: not r["seats"][1]["connected"])
+        assert gone["seats"][0]["connected"]
+
+
+def test_zombie_seats_count_sockets_on_every_process(postgres_url, tmp_path):
+    """The owner decides zombie seats on everyone's presence: a player whose only socket is on
+    another process is present; once it closes, the bot takes the seat after the grace period."""
+    from tests.cluster.test_losing_a_node import owner_epoch, server_of
+    from tests.support.clients import Api
+
+    with LocalCluster(postgres_url, tmp_path) as cluster:
+        aki, ben = Api.new_player(cluster.base_url, "Aki"), Api.new_player(cluster.base_url, "Ben")
+        room_id = aki.post("/api/rooms", {"game": "synomilia", "options": {"reveal_delay": 0}, "seats": 2,
+                                          "grace_seconds": 1.0}).json()["id"]
+        assert ben.post(f"/api/rooms/{room_id}/join").status_code == 200
+        started = aki.post(f"/api/rooms/{room_id}/start")
+        assert started.status_code == 200, started.text
+        owner = server_of(cluster, owner_epoch(postgres_url, started.json()["match_id"])[1])
+        elsewhere = next(s for s in cluster.servers if s is not owner)
+        a = Socket(elsewhere.ws_url, room_id, aki.token)
+        b = Socket(owner.ws_url, room_id, ben.token)
+        time.sleep(2.5)  # longer than the grace period: Aki is present (on another process)
+        here = room_update(b, lambda r: all(s["connected"] for s in r["seats"]))
+        assert not any(s["zombie"] for s in here["seats"])
+        a.close()
+        replaced = room_update(b, lambda r: r["seats"][0]["zombie"], timeout=15)
+        assert not replaced["seats"][0]["connected"] and not replaced["seats"][1]["zombie"]

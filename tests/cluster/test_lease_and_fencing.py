@@ -1,0 +1,105 @@
+"""Room leases in Redis and fencing tokens in the database: one owner at a time, and an old owner
+that lost its lease cannot commit, even at the same version."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+from sqlalchemy import create_engine
+from sqlalchemy.orm import sessionmaker
+
+from app.cluster import fencing
+from tests.cluster.helpers import started_buses
+from app.cluster.lease import Leases
+from app.db import migrate
+from app.errors import ApiError
+from app.models import Match, Player, Room
+from tests.support.redis import REDIS_URL
+
+
+def test_one_holder_renewals_and_expiry(redis_prefix):
+    async def scenario():
+        async with started_buses(redis_prefix) as (a, b):
+            la, lb = Leases(a, 0.4), Leases(b, 0.4)
+            assert await la.acquire("room1")
+            assert not await lb.acquire("room1")
+            assert await la.acquire("room1")  # already its own
+            assert await lb.owner("room1") == a.node_id
+            for _ in range(4):  # renewing keeps it past its first ttl
+                await asyncio.sleep(0.2)
+                assert await la.renew("room1")
+            assert not await lb.renew("room1")
+            await lb.release("room1")  # not b's: nothing happens
+            assert await lb.owner("room1") == a.node_id
+            await asyncio.sleep(0.5)  # a stops renewing (paused, partitioned, dead)
+            assert await lb.owner("room1") is None
+            assert await lb.acquire("room1")
+            assert not await la.renew("room1")  # the old owner learns it lost the room
+            assert await la.owners(["room1", "room2"]) == {"room1": b.node_id, "room2": None}
+            await lb.release("room1")
+            assert await la.owner("room1") is None
+
+    asyncio.run(scenario())
+
+
+def make_match(database_url: str) -> tuple[sessionmaker, str]:
+    migrate(database_url)
+    factory = sessionmaker(create_engine(database_url), expire_on_commit=False)
+    with factory() as session, session.begin():
+        session.add(Player(id="p1", name="Aki", token_hash="h1"))
+        session.add(Room(id="room1", game="synomilia", options={}, num_seats=2, host_id="p1"))
+        session.flush()
+        session.add(Match(id="m1", room_id="room1", game="synomilia", engine_version="1", options={}, seed=1,
+                          seats=[], state={}, version=0))
+    return factory, "m1"
+
+
+def commit_with(factory, match_id, epoch, version):
+    with factory() as session, session.begin():
+        fencing.check(session, match_id, epoch)
+        session.get(Match, match_id).version = version
+
+
+def test_a_superseded_epoch_cannot_commit_even_at_the_same_version(database_url):
+    factory, match_id = make_match(database_url)
+    with factory() as session, session.begin():
+        old = fencing.claim(session, match_id, "node-a")
+    commit_with(factory, match_id, old, 1)
+    with factory() as session, session.begin():
+        new = fencing.claim(session, match_id, "node-b")
+    assert new == old + 1
+    with pytest.raises(ApiError) as refused:  # the paused old owner wakes up at version 1 -> 2
+        commit_with(factory, match_id, old, 2)
+    assert refused.value.code == "not_owner"
+    with factory() as session:
+        assert session.get(Match, match_id).version == 1  # nothing of the refused commit
+        assert fencing.current(session, match_id) == new
+    commit_with(factory, match_id, new, 2)
+    with pytest.raises(ApiError):
+        commit_with(factory, match_id, 99, 3)  # an epoch nobody claimed
+
+
+def test_a_claim_waits_for_a_commit_in_flight(postgres_url):
+    factory, match_id = make_match(postgres_url)
+    with factory() as session, session.begin():
+        old = fencing.claim(session, match_id, "node-a")
+    claimed = []
+    with factory() as session, session.begin():
+        fencing.check(session, match_id, old)  # the old owner's commit is in flight
+        session.get(Match, match_id).version = 1
+
+        def takeover():
+            with factory() as other, other.begin():
+                claimed.append(fencing.claim(other, match_id, "node-b"))
+
+        thread = threading.Thread(target=takeover)
+        thread.start()
+        time.sleep(0.3)
+        assert claimed == []  # waits for the commit's lock
+    thread.join(5)
+    assert claimed == [old + 1]
+    with factory() as session:  # the new owner's reload sees the commit that went first
+        assert session.get(Match, match_id).version == 1

@@ -1,0 +1,161 @@
+"""The room lobby as a first-time host and friend meet it (issue 18), at desktop and phone width:
+who must do what next, Start disabled with its reason, seat numbers as the page shows them, a
+visitor without a name counted, joining in one step, a status line that says what is true, the
+invite box and the buttons laid out for fingers, every control named, then the table first."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.browser import (DESKTOP, PHONE, create_room, room_api, unnamed_controls,
+                                   watch_errors)
+
+
+def boxes_apart(a: dict, b: dict, gap: float) -> bool:
+    """Two bounding boxes are at least ``gap`` px apart (horizontally or vertically)."""
+    return (a["x"] + a["width"] + gap <= b["x"] or b["x"] + b["width"] + gap <= a["x"]
+            or a["y"] + a["height"] + gap <= b["y"] or b["y"] + b["height"] + gap <= a["y"])
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_host_and_friend_are_told_what_to_do(server, browser, viewport, shots):
+    host = browser.new_context(viewport=viewport).new_page()
+    friend_context = browser.new_context(viewport=viewport)
+    friend = friend_context.new_page()
+    errors = watch_errors(host) + watch_errors(friend)
+    missing = []
+    for page in (host, friend):
+        page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
+
+    create_room(host, server.base_url, "Aki", "synomilia", {"reveal_delay": 0})
+    # 3/4: the host is told the seat that is missing, numbered as on the page; Start waits for it
+    assert "Seat 2 is empty" in host.locator("#next-step").inner_text()
+    start = host.get_by_role("button", name="Start the match")
+    assert start.is_disabled()
+    assert "Seat 2 is empty" in host.locator("#start-reason").inner_text()
+    refused = room_api(host, "/start", "POST")
+    assert refused["status"] == 409 and "Seat 2 is empty" in refused["body"]["error"]["message"]
+    assert "[1]" not in refused["body"]["error"]["message"]
+
+    # 7: Copy sits beside the link (not wrapped below it) and Leave is well apart from Start
+    link = host.get_by_role("textbox", name="Invite link").bounding_box()
+    copy = host.get_by_role("button", name="Copy link").bounding_box()
+    if viewport is DESKTOP:
+        assert copy["y"] < link["y"] + link["height"] and copy["x"] >= link["x"] + link["width"]
+    assert boxes_apart(start.bounding_box(), host.locator("#leave").bounding_box(), 12)
+    assert host.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    # 8: every control of the lobby has an accessible name (Playwright's accessibility tree)
+    assert unnamed_controls(host) == []
+
+    # 5: a visitor who has not typed a name yet is counted, and the host sees someone joining
+    friend.goto(host.locator("#invite-url").input_value())
+    host.locator("#visitors", has_text="Someone is joining").wait_for()
+    assert room_api(host)["body"]["spectators"] == 1
+    # 6: one step: the name field and "Take seat 2" together
+    name = friend.get_by_role("textbox", name="Your name")
+    take = friend.get_by_role("button", name="Take seat 2")
+    assert name.is_visible() and take.is_visible()
+    assert "Enter your name and take a free seat" in friend.locator("#next-step").inner_text()
+    assert unnamed_controls(friend) == []
+    friend.screenshot(path=shots / f"lobby-friend-{viewport['width']}.png", full_page=True)
+    name.fill("Ben")
+    take.click()
+    host.locator(".seat[data-seat='1'].on", has_text="Ben").wait_for()
+    friend.locator(".seat[data-seat='1']", has_text="you").wait_for()
+    # 2: the socket is open again at once, so the status line never says "Reconnecting…"
+    for _ in range(10):
+        assert "Reconnecting" not in friend.locator("#status").inner_text()
+        friend.wait_for_timeout(100)
+    assert friend.evaluate("localStorage.getItem('asobiba.name')") == "Ben"  # remembered
+
+    # 3: with every seat taken, both pages say who must act
+    host.locator("#next-step", has_text="Everyone is here — start when ready").wait_for()
+    friend.locator("#next-step", has_text="the host (Aki) starts the match").wait_for()
+    assert host.locator("#start-reason").count() == 0
+    host.screenshot(path=shots / f"lobby-host-{viewport['width']}.png", full_page=True)
+    assert unnamed_controls(host) == [] and unnamed_controls(friend) == []
+
+    # table first: once started, the panel is a compact bar (no invite box above the table)
+    start.click()
+    for page in (host, friend):
+        page.locator(".synomilia-actions button").first.wait_for()
+        assert page.locator("#invite-url").count() == 0
+        bar = page.locator(".room-bar")
+        assert bar.get_by_role("button", name="Copy link").is_visible()
+        assert bar.locator(".seat.on").count() == 2
+        assert bar.bounding_box()["height"] <= (90 if viewport is DESKTOP else 140)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        assert unnamed_controls(page) == []
+    friend.screenshot(path=shots / f"table-friend-{viewport['width']}.png")
+    # the hand is the control: tapping a card of one's own hand places it as the prediction
+    friend.get_by_role("button", name="Predict 4", exact=True).click()
+    friend.locator(".synomilia-card.synomilia-down", has_text="4").wait_for()
+    # the last action is highlighted on the other table: Ben's face-down prediction appeared
+    host.locator(".synomilia-card.synomilia-down.just-changed", has_text="?").wait_for()
+
+    # a friend who comes back another day finds their name filled in
+    friend.goto(server.base_url + "/")
+    assert friend.locator("#name-input").input_value() == "Ben"
+    assert missing == [] and errors == []
+
+
+def test_web_share_button_where_the_browser_has_it(server, browser):
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.add_init_script("navigator.share = (data) => { window.__shared = data; return Promise.resolve(); };")
+    invite = create_room(page, server.base_url, "Aki", "synomilia")
+    page.get_by_role("button", name="Share…").click()
+    assert page.evaluate("window.__shared.url") == invite
+    plain = browser.new_context(viewport=PHONE).new_page()
+    plain.goto(invite)
+    plain.locator("#invite-url").wait_for()
+    has_share = plain.evaluate("typeof navigator.share === 'function'")
+    assert plain.locator("#share-invite").count() == (1 if has_share else 0)
+
+
+def test_japanese_lobby_and_titles(server, browser, shots):
+    context = browser.new_context(viewport=DESKTOP, locale="ja-JP")
+    page = context.new_page()
+    page.add_init_script("localStorage.setItem('asobiba.lang', 'ja')")
+    page.goto(server.base_url + "/")
+    page.locator("#game-select option").first.wait_for(state="attached")  # the catalog has loaded
+    titles = page.locator("#game-select option").all_inner_texts()
+    assert "マケランディア" in titles and "Makelandia" not in titles
+    create_room(page, server.base_url, "あき", "synomilia", {"reveal_delay": 0})
+    assert page.locator("h1").inner_text() == "シノミリア"
+    assert "席2が空いています" in page.locator("#next-step").inner_text()
+    page.locator(".add-bot[data-seat='1']").click()
+    page.locator("#next-step", has_text="全員そろいました").wait_for()
+    assert page.get_by_role("button", name="ゲーム開始").is_enabled()
+    page.screenshot(path=shots / "lobby-ja.png")
+    page.get_by_role("button", name="ゲーム開始").click()
+    page.locator(".room-bar").get_by_role("button", name="リンクをコピー").wait_for()
+    page.screenshot(path=shots / "table-ja.png")
+    games = page.evaluate("fetch('/api/games').then(r => r.json())")
+    assert {g["id"]: g["title_ja"] for g in games}["three_magic"] == "スリーマジック"
+
+
+def test_favicon_is_served_and_other_pages_name_their_controls(server, browser):
+    page = browser.new_context().new_page()
+    response = page.goto(server.base_url + "/favicon.ico")
+    assert response.status == 200 and response.headers["content-type"] == "image/x-icon"
+    assert response.body()[:4] == b"\x00\x00\x01\x00"  # an ICO file
+    missing = []
+    page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
+    page.goto(server.base_url + "/static/ratings.html?game=makelandia")
+    page.locator("#board-game").wait_for()
+    assert page.locator("link[rel=icon]").get_attribute("href") == "/favicon.ico"
+    assert unnamed_controls(page) == []
+    assert missing == []
+
+
+def test_returning_player_joins_with_one_click(server, browser):
+    ben = browser.new_context(viewport=PHONE).new_page()
+    create_room(ben, server.base_url, "Ben", "synomilia")  # Ben has played here before
+    aki = browser.new_context(viewport=DESKTOP).new_page()
+    invite = create_room(aki, server.base_url, "Aki", "synomilia")
+    ben.goto(invite)
+    assert "You will sit as Ben" in ben.locator(".join-name").inner_text()
+    assert ben.locator("#name-input").count() == 0  # no field that could drop a saved player
+    ben.get_by_role("button", name="Take seat 2").click()
+    aki.locator(".seat[data-seat='1'].on", has_text="Ben").wait_for()
+    assert "Reconnecting" not in ben.locator("#status").inner_text()

@@ -1,0 +1,86 @@
+"""Two people in two browsers: the turn cues (tab title and favicon badge while awaited, the sound
+switch off by default and remembered), then after the end "Rematch" on both pages starts a new match
+in the same room, and the old match's replay page links to the new one."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from tests.support.browser import click_until_outcome, create_room, join_room, watch_errors
+
+CONTROLS = ".synomilia-root button"
+RECORD_CUES = """
+window.__cues = { vibrations: 0, tones: 0 };
+navigator.vibrate = () => { window.__cues.vibrations += 1; return true; };
+window.AudioContext = class extends window.AudioContext {
+  createOscillator() { window.__cues.tones += 1; return super.createOscillator(); }
+};
+"""
+
+
+def cues(page) -> dict:
+    return page.evaluate("() => window.__cues")
+
+
+def awaited_page(pages):
+    for _ in range(100):
+        for page in pages:
+            if page.title().startswith("●"):
+                return page
+        pages[0].wait_for_timeout(100)
+    raise AssertionError("nobody's tab says it is their move")
+
+
+def test_turn_cues_then_rematch_in_the_same_room(server, browser):
+    host = browser.new_context(viewport={"width": 1000, "height": 800}).new_page()
+    guest = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    for page in (host, guest):  # count vibrations and tones instead of making them
+        page.add_init_script(RECORD_CUES)
+    errors = watch_errors(host) + watch_errors(guest)
+    invite = create_room(host, server.base_url, "Aki", "synomilia", {"reveal_delay": 0})
+    join_room(guest, host, invite, "Ben", 1)
+    host.click("#start")
+    for page in (host, guest):
+        page.locator(".synomilia-root").wait_for()
+
+    # both choose a prediction at the same time: both tabs are marked, both clocks count down
+    clock = host.locator("#turn-clocks .turn-clock[data-seat='1']")
+    clock.wait_for()
+    first = clock.inner_text()
+    assert re.search(r"Ben \d+:\d\d$", first), first
+    host.wait_for_function("(first) => { const el = document.querySelector(\"#turn-clocks .turn-clock[data-seat='1']\"); return el && el.textContent !== first; }", arg=first)
+    for page in (host, guest):
+        page.wait_for_function("() => document.title.startsWith('●')")
+        assert page.locator("link[rel='icon'][data-badge='on']").count() == 1
+        assert page.locator("#sound-toggle[aria-pressed='false']").count() == 1  # off by default
+        assert cues(page) == {"vibrations": 1, "tones": 0}  # the turn began: a vibration, no sound
+    host.click("#sound-toggle")
+    host.reload()
+    host.locator("#sound-toggle[aria-pressed='true']").wait_for()  # remembered
+    host.wait_for_function("() => window.__cues.tones === 1")  # the reloaded page, still awaited, sounds
+    # after my move, my tab is no longer marked while the other still is
+    page = awaited_page([guest])
+    page.locator(CONTROLS).first.click()
+    page.wait_for_function("() => !document.title.startsWith('●')")
+    assert page.locator("link[rel='icon'][data-badge='off']").count() == 1
+
+    click_until_outcome([host, guest], CONTROLS, random.Random(8))
+    old_match = host.evaluate("fetch(location.pathname.replace('/r/', '/api/rooms/')).then(r => r.json()).then(r => r.match_id)")
+    host.locator("#rematch-button").click()
+    host.locator(".rematch-confirmed", has_text="Aki").wait_for()
+    guest.locator(".rematch-waiting", has_text="Ben").wait_for()  # the guest sees who is awaited
+    assert host.locator("#rematch-button").count() == 0
+    guest.locator("#rematch-button").click()
+    for page in (host, guest):
+        page.locator("#outcome").wait_for(state="detached")
+        page.locator(".synomilia-root").wait_for()
+        page.wait_for_function("() => document.title.startsWith('●')")  # a new prediction is awaited
+    room = host.evaluate("fetch(location.pathname.replace('/r/', '/api/rooms/')).then(r => r.json())")
+    assert room["status"] == "running" and room["match_id"] != old_match
+
+    host.goto(f"{server.base_url}/static/replay.html?match={old_match}")
+    link = host.locator("a.rematch-next")
+    link.wait_for()
+    assert link.get_attribute("href").endswith(room["match_id"])
+    assert errors == []

@@ -1,0 +1,41 @@
+"""Table first, every game at phone width (390×844) against bots: once the match starts the room
+panel is a compact bar (seats, presence, spectators, Copy link; at most 160 px high even at 8
+seats, no invite box), the table fits the screen, and every control of the page is named in the
+accessibility tree. (Whole matches at phone width: test_quick_start_browser.py.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.browser import PHONE, create_room, unnamed_controls, watch_errors
+
+CASES = [("synomilia", 2, {"reveal_delay": 0}), ("peribit", 2, {}), ("three_magic", 3, {}),
+         ("mipolin", 3, {}), ("makelandia", 4, {}), ("makelandia", 8, {})]
+CONTROLS = "#table button, #table .mipolin-area.can"
+
+
+@pytest.mark.parametrize("game,seats,options", CASES, ids=[f"{g}-{n}" for g, n, _ in CASES])
+def test_table_first_at_phone_width(server, browser, game, seats, options, shots):
+    page = browser.new_context(viewport=PHONE).new_page()
+    errors = watch_errors(page)
+    create_room(page, server.base_url, "Aki", game, options, seats=seats)
+    for seat in range(1, seats):
+        page.click(f".add-bot[data-seat='{seat}']")
+        page.locator(f".seat[data-seat='{seat}']", has_text="bot").wait_for()
+    page.click("#start")
+    page.locator(CONTROLS).first.wait_for(timeout=30000)  # the host has something to do
+    page.wait_for_timeout(300)
+    page.screenshot(path=shots / f"{game}-{seats}-phone.png")
+    assert page.locator("#invite-url").count() == 0  # the invite box gave way to the table
+    bar = page.locator(".room-bar")
+    assert bar.locator(".seat").count() == seats
+    assert bar.get_by_role("button", name="Copy link").is_visible()
+    assert bar.bounding_box()["height"] <= 160, "the room bar takes too much of a phone's height"
+    assert page.locator("#table").bounding_box()["y"] < PHONE["height"] / 2  # the table starts on the first screen
+    # the host's first decision is on the first screen (Peribit: the exchange or the field's lanes)
+    first = page.locator(CONTROLS).first.bounding_box()
+    assert first["y"] + first["height"] <= PHONE["height"], f"{game}: the first control is below the fold"
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"{game}: the page is {width}px wide on a {PHONE['width']}px phone"
+    assert unnamed_controls(page) == [], game
+    assert errors == []

@@ -1,0 +1,97 @@
+"""Logs as an operator reads them: a whole match played over sockets and REST by a server process
+with ``LOG_FORMAT=json LOG_LEVEL=DEBUG`` writes one JSON object per line with request, room and
+match ids — and never a token, the seed, or any seat's hidden cards; an unhandled error is logged
+once with its request id, and the client gets a clear 500."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+
+import httpx
+import pytest
+from sqlalchemy.engine import make_url
+
+from app.db import migrate
+from tests.support.clients import Socket
+from tests.support.databases import KINDS, fresh_database
+from tests.support.driver import drain, play_over_sockets, setup_room, stored_match
+from tests.support.server import ServerProcess, start_in_thread
+from tests.support.tcp_proxy import TcpProxy
+
+GAME = "mipolin"  # every seat holds a hidden hand; a culprit card stays hidden to the end
+
+
+def hidden_fragments(message: dict, spectator_view: dict) -> set[str]:
+    """The JSON text of every part of a seat's view that the spectator view does not show."""
+    fragments = set()
+    for key, value in message["view"].items():
+        if value != spectator_view.get(key) and key not in ("seat", "viewer"):
+            for text in (json.dumps(value), json.dumps(value, separators=(",", ":")), json.dumps(value, ensure_ascii=False)):
+                if len(text) >= 6:
+                    fragments.add(text)
+    return fragments
+
+
+def test_a_played_match_logs_ids_but_no_secret(database_url):
+    server = ServerProcess(database_url, env={"LOG_FORMAT": "json", "LOG_LEVEL": "DEBUG"})
+    server.start()
+    try:
+        room_id, apis = setup_room(server.base_url, GAME, ["Aki", "Ben", "Chie"])
+        assert apis[0].post(f"/api/rooms/{room_id}/start").status_code == 200
+        sockets = {seat: Socket(server.ws_url, room_id, api.token) for seat, api in enumerate(apis)}
+        spectator = Socket(server.ws_url, room_id)
+        final = play_over_sockets(apis[0], room_id, sockets, random.Random(5))
+        assert final["outcome"] is not None
+        httpx.get(f"{server.base_url}/api/rooms/{room_id}", headers={"X-Request-ID": "trace-me-42"})
+        for sock in (*sockets.values(), spectator):
+            drain(sock)
+            sock.close()
+    finally:
+        server.stop()
+    match, _log = stored_match(server.database_url, final["match_id"])
+    spectator_views = {m["version"]: m["view"] for m in spectator.received if m["type"] == "view"}
+    secrets = {api.token for api in apis} | {str(match.seed)}
+    for sock in sockets.values():
+        for message in sock.received:
+            if message["type"] == "view" and message["version"] in spectator_views and message["outcome"] is None:
+                secrets |= hidden_fragments(message, spectator_views[message["version"]])
+    assert len(secrets) > 10  # the hands really were hidden from the spectator
+
+    lines = [line for line in server.output[1:] if line.strip()]  # the first line is the URL
+    records = [json.loads(line) for line in lines]  # every line is one JSON object
+    text = "".join(lines)
+    leaked = [secret for secret in secrets if secret in text]
+    assert leaked == []
+    assert '"hand"' not in text
+    assert any(r.get("room_id") == room_id and r.get("match_id") == match.id and r.get("seat") == 1
+               and r["message"] == "action applied" for r in records)
+    events = {r.get("event") for r in records if r.get("room_id") == room_id}
+    assert {"match_started", "socket_opened", "socket_closed"} <= events
+    assert any(r["message"] == "match finished" and r.get("match_id") == match.id for r in records)
+    assert any(r.get("request_id") == "trace-me-42" and r.get("status") == 200 for r in records)
+    assert all({"ts", "level", "logger", "message"} <= r.keys() for r in records)
+
+
+@pytest.mark.parametrize("kind", [kind for kind in KINDS if kind == "postgresql"])
+def test_a_5xx_is_logged_once_with_its_request_id(kind, tmp_path, caplog):
+    with fresh_database(kind, tmp_path) as url:
+        migrate(url)
+        real = make_url(url)
+        proxy = TcpProxy(real.host or "127.0.0.1", real.port or 5432)
+        server = start_in_thread(real.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False))
+        try:
+            proxy.cut()
+            with caplog.at_level(logging.ERROR):
+                response = httpx.get(f"{server.base_url}/api/games/synomilia/leaderboard", timeout=10,
+                                     headers={"X-Request-ID": "broken-1"})
+            assert response.status_code == 503  # the database outage answer (app/unavailable.py)
+            assert response.headers["x-request-id"] == "broken-1"
+            errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+            assert len(errors) == 1
+            assert errors[0].getMessage() == "GET /api/games/synomilia/leaderboard 503"
+            assert errors[0].route == "/api/games/{game}/leaderboard" and errors[0].status == 503
+        finally:
+            server.stop()
+            proxy.cut()

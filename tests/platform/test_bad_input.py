@@ -1,0 +1,107 @@
+"""Inputs found by fuzzing, and their kin: every query and body field is bounded, ids and seat
+numbers are what they claim to be, and text the database cannot store is refused with a clear
+4xx error that changes nothing (never a 500), over REST and over the socket."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from tests.support.clients import Api, Socket
+from tests.support.driver import setup_room
+
+
+def error_code(response: httpx.Response, status: int) -> str:
+    assert response.status_code == status, response.text
+    return response.json()["error"]["code"]
+
+
+def test_huge_query_numbers_are_refused(server):
+    player = Api.new_player(server.base_url, "Aki")
+    huge = "1058382614470932811687783301120"
+    for path in (f"/api/players/{player.player_id}/matches?offset={huge}",
+                 f"/api/players/{player.player_id}/matches?limit={huge}",
+                 f"/api/games/synomilia/leaderboard?limit={huge}",
+                 f"/api/matches/{'0' * 32}/replay?step={huge}"):
+        assert error_code(player.get(path), 422) == "invalid_request", path
+
+
+def test_control_characters_in_paths_and_queries(server):
+    player = Api.new_player(server.base_url, "Aki")
+    for path in ("/api/rooms/abc%00def", "/api/players/%00", f"/api/players/{player.player_id}/matches?game=a%00b",
+                 "/api/matches/x%0Ay"):
+        assert error_code(player.get(path), 400) == "malformed", path
+    assert error_code(player.get("/api/rooms/" + "x" * 65), 422) == "invalid_request"
+    assert error_code(player.get("/api/rooms/not.an.id"), 422) == "invalid_request"
+
+
+@pytest.mark.parametrize("name", ["nul\x00name", "tab\there", "bell\x07", "", "x" * 41])
+def test_player_names_without_control_characters(server, name):
+    response = httpx.post(f"{server.base_url}/api/players", json={"name": name})
+    assert error_code(response, 422) == "invalid_request"
+
+
+def test_seat_numbers_are_real_ints_in_range(server):
+    room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"])
+    assert host.post(f"/api/rooms/{room_id}/leave").status_code == 200
+    for seat in (True, 0.0, "0", 10**30, -1):
+        assert error_code(host.post(f"/api/rooms/{room_id}/join", {"seat": seat}), 422) == "invalid_request", seat
+        assert error_code(host.post(f"/api/rooms/{room_id}/bots", {"seat": seat}), 422) == "invalid_request", seat
+    assert error_code(host.http.delete(f"/api/rooms/{room_id}/bots/{10**30}", headers=host._headers()),
+                      422) == "invalid_request"
+    assert all(s["player_id"] != host.player_id for s in host.get(f"/api/rooms/{room_id}").json()["seats"])
+    for seats in (True, 10**30, 0):
+        body = {"game": "synomilia", "seats": seats}
+        assert error_code(host.post("/api/rooms", body), 422) == "invalid_request", seats
+
+
+def test_replay_seat_must_be_ascii_digits(server):
+    room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"])
+    assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+    match_id = host.get(f"/api/rooms/{room_id}").json()["match_id"]
+    admin = Api(server.base_url, "test-admin-token")
+    assert error_code(admin.get(f"/api/matches/{match_id}/replay?seat=%C2%B2"), 422) == "bad_seat"  # '²'
+
+
+def test_json_the_database_cannot_store_is_refused_over_rest(server):
+    room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"])
+    raw = {"Authorization": f"Bearer {host.token}", "Content-Type": "application/json"}
+    bad_values = ['"a\\u0000b"', "NaN", "Infinity", str(2**64), "[" * 40 + "]" * 40]
+    for value in bad_values:
+        body = '{"game": "synomilia", "seats": 2, "options": {"x": %s}}' % value
+        assert error_code(httpx.post(f"{server.base_url}/api/rooms", content=body, headers=raw), 422) == "invalid_request"
+        body = '{"notes": %s}' % value
+        assert error_code(httpx.put(f"{server.base_url}/api/rooms/{room_id}/seat-data", content=body, headers=raw),
+                          422) == "invalid_request"
+    assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+    view = host.get(f"/api/rooms/{room_id}/view").json()
+    for value in bad_values:
+        body = '{"action": {"type": "predict", "card": 3, "note": %s}, "version": %d}' % (value, view["version"])
+        assert error_code(httpx.post(f"{server.base_url}/api/rooms/{room_id}/actions", content=body, headers=raw),
+                          422) == "invalid_request"
+    for version in ("true", str(2**64), "-1", "1.5"):
+        body = '{"action": {"type": "predict", "card": 3}, "version": %s}' % version
+        assert error_code(httpx.post(f"{server.base_url}/api/rooms/{room_id}/actions", content=body, headers=raw),
+                          422) == "invalid_request"
+    assert host.get(f"/api/rooms/{room_id}/view").json()["version"] == view["version"]
+
+
+def test_json_the_database_cannot_store_is_refused_over_the_socket(server):
+    room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 0})
+    assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+    sock = Socket(server.ws_url, room_id, host.token)
+    version = sock.latest_view()["version"]
+    for action in ({"type": "predict", "card": 3, "note": "a\x00b"}, {"type": "predict", "card": 2**70}):
+        sock.send({"type": "action", "action": action, "version": version})
+        assert sock.recv_until(lambda m: m["type"] == "error")["code"] == "invalid_action"
+    sock.send('{"type": "action", "action": {"type": "predict", "card": NaN}, "version": %d}' % version)
+    assert sock.recv_until(lambda m: m["type"] == "error")["code"] == "invalid_action"
+    sock.send({"type": "action", "action": {"type": "predict", "card": 3}, "version": True})
+    assert sock.recv_until(lambda m: m["type"] == "error")["code"] == "malformed"
+    sock.send({"type": "chat", "text": "nul\x00inside"})
+    assert sock.recv_until(lambda m: m["type"] == "error")["code"] == "malformed"
+    sock.send({"type": "action", "action": {"type": "predict", "card": 3}, "version": version})  # still alive
+    assert sock.latest_view(version=version + 1)["version"] == version + 1
+    assert json.dumps(host.get(f"/api/rooms/{room_id}/view").json())  # and the REST view still works

@@ -1,0 +1,123 @@
+"""Zombie seats on a fake clock: a seated player away from a running match (no socket, no stream,
+no REST call) for longer than the room's grace period is replaced by the game's bot, shown as
+such in the room summary; coming back takes the seat back; the abandonment is in the player's
+record and the match is not rated. For every game: a table everyone walked away from still ends."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+
+import engines
+from tests.support.clients import Api, Socket
+from tests.support.driver import setup_room
+
+NAMES = ["Aki", "Ben", "Cho", "Dai"]
+CLOCKS = ("turn_seconds", "placement_clock")
+
+
+def no_clocks(game: str) -> dict:
+    """The game's per-decision clocks off, so only zombie seats move the table."""
+    return {o["name"]: 0 for o in engines.get(game).options if o["name"] in CLOCKS}
+
+
+def wait_for(predicate, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.02)
+    raise AssertionError("condition not reached")
+
+
+def room(server, room_id) -> dict:
+    """Read anonymously: a seated player's own REST calls would count as being present."""
+    return httpx.get(f"{server.base_url}/api/rooms/{room_id}").json()
+
+
+def view(server, room_id) -> dict:
+    return httpx.get(f"{server.base_url}/api/rooms/{room_id}/view").json()
+
+
+def zombies(server, room_id) -> list[int]:
+    return [s["seat"] for s in room(server, room_id)["seats"] if s["zombie"]]
+
+
+@pytest.mark.parametrize("game", engines.ids())
+def test_a_table_everyone_left_is_finished_by_bots(fake_clock_server, game):
+    server = fake_clock_server
+    engine = engines.get(game)
+    room_id, apis = setup_room(server.base_url, game, NAMES[:engine.min_players], no_clocks(game))
+    assert apis[0].post(f"/api/rooms/{room_id}/start").status_code == 200
+    server.clock.advance(59)
+    time.sleep(0.2)
+    assert zombies(server, room_id) == []  # within the grace period (60 s by default)
+    server.clock.advance(2)
+    wait_for(lambda: zombies(server, room_id) == list(range(engine.min_players)))
+    summary = room(server, room_id)
+    assert all(not s["bot"] and not s["connected"] for s in summary["seats"])  # people, played for
+    for _ in range(5000):  # bots move at once; timed steps (reveals, call windows) need the clock
+        if view(server, room_id)["outcome"] is not None:
+            break
+        server.clock.advance(1)
+        time.sleep(0.01)
+    final = view(server, room_id)
+    assert final["outcome"] is not None, final
+    record = httpx.get(f"{server.base_url}/api/matches/{summary['match_id']}").json()
+    assert record["rated"] is False
+    for api in apis:
+        assert httpx.get(f"{server.base_url}/api/players/{api.player_id}").json()["abandoned"] == 1
+
+
+def test_coming_back_takes_the_seat_back(fake_clock_server):
+    server = fake_clock_server
+    room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], no_clocks("synomilia"))
+    assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+    host_socket = Socket(server.ws_url, room_id, host.token)
+    guest_socket = Socket(server.ws_url, room_id, guest.token)
+    guest_socket.latest_view()
+    host_socket.recv_until(lambda m: m["type"] == "room" and m["room"]["seats"][1]["connected"])
+    guest_socket.close()  # away from the moment the server sees the socket go
+    host_socket.recv_until(lambda m: m["type"] == "room" and not m["room"]["seats"][1]["connected"])
+    server.clock.advance(30)
+    time.sleep(0.2)
+    host_view = host_socket.latest_view(version=0)
+    host_socket.send({"type": "action", "action": host_view["legal_actions"][0], "version": host_view["version"]})
+    host_socket.latest_view(version=host_view["version"] + 1)
+    server.clock.advance(31)  # the host is connected: only the guest's seat goes to the bot
+    summary = host_socket.recv_until(lambda m: m["type"] == "room" and m["room"]["seats"][1]["zombie"])["room"]
+    assert summary["seats"][0]["zombie"] is False and summary["seats"][1]["connected"] is False
+    wait_for(lambda: 1 not in view(server, room_id)["awaiting"])  # the bot predicted for the guest
+
+    back = Socket(server.ws_url, room_id, guest.token)
+    first = back.recv_until(lambda m: m["type"] == "room")["room"]
+    assert first["seats"][1]["zombie"] is False and first["seats"][1]["connected"] is True
+    current = view(server, room_id)
+    if 1 in current["awaiting"]:  # the guest's decision waits for the guest again
+        server.clock.advance(1)
+        time.sleep(0.3)
+        assert view(server, room_id)["version"] == current["version"]
+    assert httpx.get(f"{server.base_url}/api/players/{guest.player_id}").json()["abandoned"] == 1
+    assert httpx.get(f"{server.base_url}/api/players/{host.player_id}").json()["abandoned"] == 0
+
+
+def test_rest_players_and_the_grace_option(fake_clock_server):
+    server = fake_clock_server
+    aki, ben = Api.new_player(server.base_url, "Aki"), Api.new_player(server.base_url, "Ben")
+    room_id = aki.post("/api/rooms", {"game": "synomilia", "seats": 2, "grace_seconds": 10,
+                                      "options": no_clocks("synomilia")}).json()["id"]
+    assert ben.post(f"/api/rooms/{room_id}/join").status_code == 200
+    assert aki.post(f"/api/rooms/{room_id}/start").status_code == 200
+    for _ in range(4):  # a program playing over REST is present while it calls
+        server.clock.advance(8)
+        assert aki.get(f"/api/rooms/{room_id}/view").status_code == 200
+        time.sleep(0.05)
+    assert zombies(server, room_id) == [1]  # Ben made no call for 32 s; the room's grace is 10 s
+    never = aki.post("/api/rooms", {"game": "synomilia", "seats": 2, "grace_seconds": 0}).json()["id"]
+    assert ben.post(f"/api/rooms/{never}/join").status_code == 200
+    assert aki.post(f"/api/rooms/{never}/start").status_code == 200
+    server.clock.advance(3600)
+    time.sleep(0.2)
+    assert zombies(server, never) == []  # 0 = never replace
