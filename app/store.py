@@ -186,6 +186,13 @@ def log_length(session: Session, match_id: str) -> int:
     return 0 if last is None else last + 1
 
 
+def log_entry(session: Session, match_id: str, idx: int) -> tuple[int, dict] | None:
+    """The (seat, action) at version ``idx`` of the match's log, if committed."""
+    row = session.execute(select(MatchAction.seat, MatchAction.action)
+                          .where(MatchAction.match_id == match_id, MatchAction.idx == idx)).first()
+    return None if row is None else (row.seat, row.action)
+
+
 def match_log(session: Session, match_id: str) -> list[tuple[int, dict]]:
     rows = session.execute(select(MatchAction.seat, MatchAction.action)
                            .where(MatchAction.match_id == match_id).order_by(MatchAction.idx))

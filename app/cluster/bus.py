@@ -30,6 +30,11 @@ class Unreachable(Exception):
     """No process answered: the addressee is gone, or Redis is."""
 
 
+class Unanswered(Unreachable):
+    """The request reached the addressee but no answer came back (it died, or Redis did, in
+    between): what it did with the request is unknown."""
+
+
 class RemoteError(Exception):
     """The addressee answered with an error (``payload`` is what it sent)."""
 
@@ -137,13 +142,18 @@ class Bus:
         future = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
         try:
-            receivers = await self.publish_now(self.node_channel(node_id), {
+            receivers = await self.publish_now(self.node_channel(node_id), {  # Unanswered if Redis broke
                 "t": "request", "id": request_id, "from": self.node_id, "op": op, "body": body})
             if not receivers:
                 raise Unreachable(f"process {node_id} is not listening")
-            return await asyncio.wait_for(future, timeout)
+            try:
+                return await asyncio.wait_for(future, timeout)
+            except Unanswered:
+                raise
+            except Unreachable as exc:  # the reply was lost with Redis
+                raise Unanswered(f"process {node_id} got {op} but its answer was lost: {exc}") from None
         except asyncio.TimeoutError:
-            raise Unreachable(f"process {node_id} did not answer {op} within {timeout} s") from None
+            raise Unanswered(f"process {node_id} did not answer {op} within {timeout} s") from None
         finally:
             self._pending.pop(request_id, None)
 
@@ -250,7 +260,8 @@ class Bus:
                 log.warning("publishing %d message(s) failed (%s)", len(batch), exc)
                 for _, _, done in batch:
                     if done is not None and not done.done():
-                        done.set_exception(Unreachable(f"Redis is unreachable: {exc}"))
+                        # (the PUBLISH may have reached Redis before the connection broke)
+                        done.set_exception(Unanswered(f"Redis is unreachable: {exc}"))
                 continue
             for (_, _, done), receivers in zip(batch, results):
                 if done is not None and not done.done():

@@ -27,7 +27,7 @@ from sqlalchemy import select
 
 from app import store
 from app.cluster import fencing
-from app.cluster.bus import Bus, RemoteError, Unreachable
+from app.cluster.bus import Bus, RemoteError, Unanswered, Unreachable
 from app.cluster.lease import Leases
 from app.cluster.mirror import MirrorMatch
 from app.cluster.presence import Presence
@@ -297,11 +297,29 @@ class ClusterHub(Hub):
                 self._owners.pop(room_id, None)  # ask Redis next time
             raise ApiError(error.get("status", 503), error.get("code", "remote_failure"),
                            error.get("message", "refused")) from None
+        except Unanswered:
+            self._owners.pop(room_id, None)
+            return await self._settle_unanswered(room_id, seat, action, version)
         except Unreachable:
             self._owners.pop(room_id, None)
             raise ApiError(503, "owner_unavailable",
                            "the server running this match is not answering; retry in a moment") from None
         return body["version"]
+
+    async def _settle_unanswered(self, room_id: str, seat: int, action, version) -> int:
+        """The owner got a forwarded action but its answer was lost: the log in PostgreSQL says
+        whether it was applied. If that version is not there yet, the action may still be in the
+        owner's next commit, so the client is told the truth: unknown (its retry at the same
+        version cannot apply twice)."""
+        live = self.rooms.get(room_id)
+        match_id = getattr(live.runner, "match_id", None) if live is not None else None
+        entry = await self.db.run(store.log_entry, match_id, version) if match_id and isinstance(version, int) else None
+        if entry is not None:
+            if entry == (seat, action):
+                return version + 1
+            raise ApiError(409, "stale_version", f"version {version} was taken by another action; resync")
+        raise ApiError(503, "outcome_unknown", "the server running this match did not answer; your action may "
+                       "or may not have been applied: resync before acting again")
 
     async def _serve_submit(self, body: dict) -> dict:
         room_id = body.get("room")

@@ -117,11 +117,14 @@ def play(seats: dict[int, Seat], policy, rng: random.Random, on_step=None, timeo
 
 
 def _await_answer(seat: Seat, version: int) -> str:
-    """'acked' (next version, no error), 'refused' (an error to retry), 'lost' (the socket died first)."""
+    """'acked' (next version, no error), 'refused' (an error to retry: nothing was applied), 'lost'
+    (the socket died first, or the server said it does not know what became of the action)."""
     reconnects = seat.reconnects
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         for message in seat.pump(0.2, until=lambda m: m["type"] == "error" or m["type"] == "view"):
+            if message["type"] == "error" and message["code"] == "outcome_unknown":
+                return "lost"  # the owner's answer was lost: the log decides, as for a dead socket
             if message["type"] == "error":
                 assert message["code"] in RETRY_CODES, message
                 return "refused"
