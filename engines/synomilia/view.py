@@ -8,6 +8,8 @@ Everything else (chips, pile faces, markers, available/used cards, plays) is pub
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engines.synomilia import data
 
 _FACE = {"s": "sun", "m": "moon"}
@@ -49,15 +51,36 @@ def build_view(state, seat: int | None) -> dict:
             "end_ja": data.END_TEXTS[end][1],
             "delay": float(state.options["reveal_delay"]),
         },
-        "last_bout": _bout(state.history[-1]) if state.history else None,
-        "history": [{"bout": h["bout"], "cards": list(h["cards"]), "count": h["count"],
-                     "winner": h["winner"], "reason": h["reason"]} for h in state.history],
+        **_finished_bouts(state.history),
         "reveal_delay": float(state.options["reveal_delay"]),
         "result": _result(state) if state.phase == "over" else None,
     }
     return view
 
 
+# The finished bouts are the same for every seat and every version of a bout: rendered once per
+# ``history`` tuple (states share it until the next bout ends). Keyed by identity, holding the
+# tuple itself so an id is never reused while its entry lives; a few thousand matches' worth.
+_BOUTS_MEMO: dict[int, tuple[tuple, dict]] = {}
+_BOUTS_MEMO_SIZE = 4096
+
+
+def _finished_bouts(history: tuple) -> dict:
+    memo = _BOUTS_MEMO.get(id(history))
+    if memo is not None and memo[0] is history:
+        return memo[1]
+    rendered = {
+        "last_bout": _bout(history[-1]) if history else None,
+        "history": [{"bout": h["bout"], "cards": list(h["cards"]), "count": h["count"],
+                     "winner": h["winner"], "reason": h["reason"]} for h in history],
+    }
+    if len(_BOUTS_MEMO) >= _BOUTS_MEMO_SIZE:
+        del _BOUTS_MEMO[next(iter(_BOUTS_MEMO))]  # the oldest
+    _BOUTS_MEMO[id(history)] = (history, rendered)
+    return rendered
+
+
+@lru_cache(maxsize=None)  # a handful of (seat, kind) pairs
 def _play(seat: int, kind: str) -> dict:
     en, ja = data.PLAY_TEXTS[kind]
     entry = {"seat": seat, "type": "stack" if kind in data.FACES else kind,
