@@ -84,8 +84,16 @@ function inviteButtons(room, input) {
  */
 export function renderPanel(el, page) {
   const room = page.room;
+  // A room update re-draws the panel; the name field someone is typing in keeps its focus and caret
+  // (moving a focused element drops its focus, and the next keystrokes would go nowhere).
+  const typing = page.nameInput && document.activeElement === page.nameInput;
+  const caret = typing ? [page.nameInput.selectionStart, page.nameInput.selectionEnd] : null;
   if (room.status === "open") renderLobby(el, page);
   else renderBar(el, page);
+  if (typing && page.nameInput.isConnected) {
+    page.nameInput.focus();
+    page.nameInput.setSelectionRange(...caret);
+  }
 }
 
 function renderLobby(el, page) {

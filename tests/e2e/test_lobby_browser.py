@@ -159,3 +159,24 @@ def test_returning_player_joins_with_one_click(server, browser):
     ben.get_by_role("button", name="Take seat 2").click()
     aki.locator(".seat[data-seat='1'].on", has_text="Ben").wait_for()
     assert "Reconnecting" not in ben.locator("#status").inner_text()
+
+
+def test_typing_a_name_goes_on_through_room_updates(server, browser):
+    """A visitor typing their name while the room changes (a spectator arrives, the host adds a
+    bot) keeps typing into the field: the re-drawn panel keeps its focus and caret."""
+    aki = browser.new_context(viewport=DESKTOP).new_page()
+    invite = create_room(aki, server.base_url, "Aki", "mipolin", seats=3)
+    ben = browser.new_context(viewport=PHONE).new_page()
+    ben.goto(invite)
+    field = ben.locator("#name-input")
+    field.click()
+    ben.keyboard.type("Be")
+    watcher = browser.new_context().new_page()
+    watcher.goto(invite)  # a room update: one more visitor
+    ben.locator(".visitors, #next-step").first.wait_for()
+    aki.click(".add-bot[data-seat='2']")  # another: a bot sits down
+    ben.locator(".seat[data-seat='2']", has_text="bot").wait_for()
+    ben.keyboard.type("n")
+    assert field.input_value() == "Ben"
+    ben.get_by_role("button", name="Take seat 2").click()
+    aki.locator(".seat[data-seat='1'].on", has_text="Ben").wait_for()

@@ -90,7 +90,13 @@ def join_room(page, host_page, invite: str, name: str, seat: int) -> None:
     page.goto(invite)
     page.fill("#name-input", name)
     page.click(f".take-seat[data-seat='{seat}']")
-    host_page.locator(f".seat[data-seat='{seat}'].on").wait_for()
+    try:
+        host_page.locator(f".seat[data-seat='{seat}'].on").wait_for()
+    except Exception as exc:  # say what each side and the server showed
+        raise AssertionError(
+            f"the host never saw seat {seat} online: host seats {host_page.locator('.seat').all_inner_texts()}, "
+            f"guest seats {page.locator('.seat').all_inner_texts()}, guest toast "
+            f"{page.locator('#toast').inner_text()!r}, server says {room_api(page)}") from exc
 
 
 def click_until_outcome(pages, selector: str, rng, seconds: float = 240, check=None) -> int:
