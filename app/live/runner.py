@@ -242,7 +242,11 @@ class MatchRunner:
         rng = random.Random(f"{self.seed}:{version}:{seat}")
         # off the event loop: a strong bot thinks for up to 0.4 s
         started = time.perf_counter()
-        action = await asyncio.to_thread(policy, view, legal, rng) if policy else rng.choice(legal)
+        try:
+            action = await asyncio.to_thread(policy, view, legal, rng) if policy else rng.choice(legal)
+        except Exception:  # a failing bot must not leave its table waiting forever
+            log.exception("the %s bot failed in match %s; it plays a random legal move", self.engine.id, self.match_id)
+            action = rng.choice(legal)
         metrics.bot_thought(self.engine.id, time.perf_counter() - started)
         await self._submit_quietly(seat, action, version)
 

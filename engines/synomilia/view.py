@@ -8,6 +8,7 @@ Everything else (chips, pile faces, markers, available/used cards, plays) is pub
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 
 from engines.synomilia import data
@@ -61,8 +62,10 @@ def build_view(state, seat: int | None) -> dict:
 # The finished bouts are the same for every seat and every version of a bout: rendered once per
 # ``history`` tuple (states share it until the next bout ends). Keyed by identity, holding the
 # tuple itself so an id is never reused while its entry lives; a few thousand matches' worth.
+# Bots build views in worker threads: changes to the memo take its lock.
 _BOUTS_MEMO: dict[int, tuple[tuple, dict]] = {}
 _BOUTS_MEMO_SIZE = 4096
+_BOUTS_LOCK = threading.Lock()
 
 
 def _finished_bouts(history: tuple) -> dict:
@@ -74,9 +77,10 @@ def _finished_bouts(history: tuple) -> dict:
         "history": [{"bout": h["bout"], "cards": list(h["cards"]), "count": h["count"],
                      "winner": h["winner"], "reason": h["reason"]} for h in history],
     }
-    if len(_BOUTS_MEMO) >= _BOUTS_MEMO_SIZE:
-        del _BOUTS_MEMO[next(iter(_BOUTS_MEMO))]  # the oldest
-    _BOUTS_MEMO[id(history)] = (history, rendered)
+    with _BOUTS_LOCK:
+        if len(_BOUTS_MEMO) >= _BOUTS_MEMO_SIZE:
+            del _BOUTS_MEMO[next(iter(_BOUTS_MEMO))]  # the oldest
+        _BOUTS_MEMO[id(history)] = (history, rendered)
     return rendered
 
 

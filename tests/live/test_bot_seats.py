@@ -62,3 +62,26 @@ def test_a_bot_replaces_a_player_who_left_a_running_match(server):
             host.post(f"/api/rooms/{room_id}/actions", {"action": rng.choice(view["legal_actions"]),
                                                          "version": view["version"]})
     wait_for_status(host, room_id, "finished")
+
+
+def test_a_bot_whose_policy_fails_still_moves(server, monkeypatch):
+    """A bot policy that raises (a bug, a race) plays a random legal move instead: the table never
+    waits forever on a bot."""
+    from app.live import runner
+
+    calls = []
+
+    def broken(view, legal, rng):
+        calls.append(1)
+        raise RuntimeError("the bot is broken")
+
+    monkeypatch.setattr(runner, "get_bot", lambda game, level: broken)
+    host = Api.new_player(server.base_url, "Aki")
+    room_id = room_id_of(host.post("/api/rooms", {"game": "synomilia", "seats": 2, "bot_think_seconds": 0,
+                                                  "options": {"reveal_delay": 0, "turn_seconds": 0}}).json())
+    assert host.post(f"/api/rooms/{room_id}/leave").status_code == 200
+    for seat in (0, 1):
+        assert host.post(f"/api/rooms/{room_id}/bots", {"seat": seat}).status_code == 200
+    assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+    wait_for_status(host, room_id, "finished", timeout=60)
+    assert calls  # the broken policy was asked every time, and every time the table went on
