@@ -4,6 +4,9 @@ Server -> client: ``room`` (seats, presence), ``view`` (this seat's redacted vie
 ``error`` (code, message; nothing changed), ``chat``, ``chat_history``, ``pong``.
 Client -> server: ``{"type": "action", "action": {...}, "version": n}``, ``{"type": "sync",
 "version": n}`` (what did I miss?), ``{"type": "ping"}``, ``{"type": "chat", "text", "channel"?}``.
+Any of them may carry an ``id`` (a string of up to 64 characters or an integer): an error that
+answers that message repeats it as ``ref``. An accepted action has no reply of its own: the next
+view (its version) is the answer.
 A reconnect with ``version=n`` receives the views after n (or one full view marked ``resync``).
 Close codes: 1003 for binary frames (unsupported data), 1008 for a bad token, an unknown room, too many
 sockets of one player or a client that keeps flooding past its rate limit (``error`` ``rate_limited``
@@ -109,11 +112,11 @@ async def _receive_loop(live: LiveRoom, connection: Connection, state, guard: So
         try:
             await _dispatch(live, connection, message, state, guard)
         except ApiError as exc:
-            connection.send({"type": "error", **exc.as_dict()})
+            connection.send({"type": "error", **exc.as_dict(), **_ref(message)})
         except Exception as exc:
             if not is_outage(exc):
                 raise
-            connection.send({"type": "error", **unavailable().as_dict()})
+            connection.send({"type": "error", **unavailable().as_dict(), **_ref(message)})
 
 
 async def _dispatch(live: LiveRoom, connection: Connection, message: dict, state, guard: SocketGuard) -> None:
@@ -159,6 +162,15 @@ def _send_views(live: LiveRoom, connection: Connection, since: int | None) -> No
             connection.send_encoded(*runner.current(seat))
     except ApiError as exc:  # a cluster's mirror whose owner is changing: the views follow when it is back
         connection.send(_error(exc.code, exc.message))
+
+
+def _ref(message: dict) -> dict:
+    """An error answering a message that carried an ``id`` says so (``ref``), so a client can tell
+    the answer to its action from an error about something else it sent before."""
+    ref = message.get("id")
+    if isinstance(ref, str) and len(ref) <= 64 or _is_int(ref):
+        return {"ref": ref}
+    return {}
 
 
 def _is_int(value) -> bool:

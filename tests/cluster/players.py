@@ -102,9 +102,10 @@ def play(seats: dict[int, Seat], policy, rng: random.Random, on_step=None, timeo
         number = rng.choice(actors)
         seat = seats[number]
         action = policy(seat.latest, rng)
-        if not seat.send({"type": "action", "action": action, "version": current}):
+        ref = f"a{len(acked) + len(lost)}.{time.monotonic_ns()}"
+        if not seat.send({"type": "action", "action": action, "version": current, "id": ref}):
             continue
-        outcome = _await_answer(seat, current)
+        outcome = _await_answer(seat, current, ref)
         if outcome == "acked":
             acked.append((current, number, action))
         elif outcome == "lost":
@@ -116,13 +117,17 @@ def play(seats: dict[int, Seat], policy, rng: random.Random, on_step=None, timeo
         f"{len(s.latest['legal_actions']) if s.latest else 0} legal" for n, s in seats.items()))
 
 
-def _await_answer(seat: Seat, version: int) -> str:
-    """'acked' (next version, no error), 'refused' (an error to retry: nothing was applied), 'lost'
-    (the socket died first, or the server said it does not know what became of the action)."""
+def _await_answer(seat: Seat, version: int, ref: str) -> str:
+    """'acked' (next version, no error), 'refused' (an error answering this action, ``ref``: to
+    retry, nothing was applied), 'lost' (the socket died first, or the server said it does not know
+    what became of the action). Errors about other messages (a ``sync`` while the room was
+    changing owner) are not this action's answer."""
     reconnects = seat.reconnects
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         for message in seat.pump(0.2, until=lambda m: m["type"] == "error" or m["type"] == "view"):
+            if message["type"] == "error" and message.get("ref") != ref:
+                continue
             if message["type"] == "error" and message["code"] == "outcome_unknown":
                 return "lost"  # the owner's answer was lost: the log decides, as for a dead socket
             if message["type"] == "error":

@@ -48,6 +48,24 @@ def test_bad_frames_get_errors_and_change_nothing(server):
     assert sock.latest_view(version=version + 1)["view"]["my_prediction"] == 3
 
 
+def test_an_error_names_the_message_it_answers(server):
+    """A message with an ``id`` gets errors with that ``ref``; one without gets none; an ``id`` that
+    is not a short string or an integer is not echoed."""
+    room_id, (host, _guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 0})
+    assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+    sock = Socket(server.ws_url, room_id, host.token)
+    version = sock.latest_view()["version"]
+    stale = {"type": "action", "action": {"type": "predict", "card": 3}, "version": version + 5}
+    sock.send(dict(stale, id="move-1"))
+    assert (error := next_error(sock))["code"] == "stale_version" and error["ref"] == "move-1"
+    sock.send(dict(stale, id=7))
+    assert next_error(sock)["ref"] == 7
+    sock.send({"type": "dance", "id": "x" * 65})
+    assert "ref" not in next_error(sock)
+    sock.send(stale)
+    assert "ref" not in next_error(sock)
+
+
 def test_binary_frames_close_with_1003(server):
     room_id, _ = setup_room(server.base_url, "synomilia", ["Aki", "Ben"])
     sock = Socket(server.ws_url, room_id)
