@@ -9,12 +9,10 @@ import socket
 
 import httpx
 import pytest
-from sqlalchemy.engine import make_url
 
-from app.db import migrate
-from tests.support.databases import KINDS, fresh_database
+from tests.support.databases import KINDS
 from tests.support.server import start_in_thread
-from tests.support.tcp_proxy import TcpProxy
+from tests.support.tcp_proxy import TcpProxy, server_behind_proxy
 
 REDIS = ("127.0.0.1", 6379)
 
@@ -47,20 +45,12 @@ def test_readiness_follows_redis(database_url):
 @pytest.mark.parametrize("kind", [kind for kind in KINDS if kind == "postgresql"])
 def test_readiness_503_when_postgresql_is_cut(kind, tmp_path):
     """The app reaches PostgreSQL through a proxy; cutting it makes /readyz say why, at once."""
-    with fresh_database(kind, tmp_path) as url:
-        migrate(url)
-        real = make_url(url)
-        proxy = TcpProxy(real.host or "127.0.0.1", real.port or 5432)
-        server = start_in_thread(real.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False))
-        try:
-            assert httpx.get(f"{server.base_url}/readyz").status_code == 200
-            proxy.cut()
-            down = httpx.get(f"{server.base_url}/readyz", timeout=10)
-            assert down.status_code == 503
-            assert down.json()["reasons"][0].startswith("database: ")
-            assert httpx.get(f"{server.base_url}/healthz").status_code == 200  # alive, just not ready
-            proxy.restore()
-            assert httpx.get(f"{server.base_url}/readyz", timeout=10).status_code == 200
-        finally:
-            server.stop()
-            proxy.cut()
+    with server_behind_proxy(kind, tmp_path) as (server, proxy, url):
+        assert httpx.get(f"{server.base_url}/readyz").status_code == 200
+        proxy.cut()
+        down = httpx.get(f"{server.base_url}/readyz", timeout=10)
+        assert down.status_code == 503
+        assert down.json()["reasons"][0].startswith("database: ")
+        assert httpx.get(f"{server.base_url}/healthz").status_code == 200  # alive, just not ready
+        proxy.restore()
+        assert httpx.get(f"{server.base_url}/readyz", timeout=10).status_code == 200

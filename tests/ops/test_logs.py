@@ -11,14 +11,12 @@ import random
 
 import httpx
 import pytest
-from sqlalchemy.engine import make_url
 
-from app.db import migrate
 from tests.support.clients import Socket
-from tests.support.databases import KINDS, fresh_database
+from tests.support.databases import KINDS
 from tests.support.driver import drain, play_over_sockets, setup_room, stored_match
-from tests.support.server import ServerProcess, start_in_thread
-from tests.support.tcp_proxy import TcpProxy
+from tests.support.server import ServerProcess
+from tests.support.tcp_proxy import server_behind_proxy
 
 GAME = "mipolin"  # every seat holds a hidden hand; a culprit card stays hidden to the end
 
@@ -76,22 +74,14 @@ def test_a_played_match_logs_ids_but_no_secret(database_url):
 
 @pytest.mark.parametrize("kind", [kind for kind in KINDS if kind == "postgresql"])
 def test_a_5xx_is_logged_once_with_its_request_id(kind, tmp_path, caplog):
-    with fresh_database(kind, tmp_path) as url:
-        migrate(url)
-        real = make_url(url)
-        proxy = TcpProxy(real.host or "127.0.0.1", real.port or 5432)
-        server = start_in_thread(real.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False))
-        try:
-            proxy.cut()
-            with caplog.at_level(logging.ERROR):
-                response = httpx.get(f"{server.base_url}/api/games/synomilia/leaderboard", timeout=10,
-                                     headers={"X-Request-ID": "broken-1"})
-            assert response.status_code == 503  # the database outage answer (app/unavailable.py)
-            assert response.headers["x-request-id"] == "broken-1"
-            errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-            assert len(errors) == 1
-            assert errors[0].getMessage() == "GET /api/games/synomilia/leaderboard 503"
-            assert errors[0].route == "/api/games/{game}/leaderboard" and errors[0].status == 503
-        finally:
-            server.stop()
-            proxy.cut()
+    with server_behind_proxy(kind, tmp_path) as (server, proxy, url):
+        proxy.cut()
+        with caplog.at_level(logging.ERROR):
+            response = httpx.get(f"{server.base_url}/api/games/synomilia/leaderboard", timeout=10,
+                                 headers={"X-Request-ID": "broken-1"})
+        assert response.status_code == 503  # the database outage answer (app/unavailable.py)
+        assert response.headers["x-request-id"] == "broken-1"
+        errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert len(errors) == 1
+        assert errors[0].getMessage() == "GET /api/games/synomilia/leaderboard 503"
+        assert errors[0].route == "/api/games/{game}/leaderboard" and errors[0].status == 503

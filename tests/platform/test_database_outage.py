@@ -10,14 +10,11 @@ import time
 
 import httpx
 import pytest
-from sqlalchemy.engine import make_url
 
-from app.db import migrate
 from tests.support.clients import Socket
-from tests.support.databases import KINDS, fresh_database
+from tests.support.databases import KINDS
 from tests.support.driver import play_over_rest, setup_room, stored_match
-from tests.support.server import start_in_thread
-from tests.support.tcp_proxy import TcpProxy
+from tests.support.tcp_proxy import server_behind_proxy
 
 
 def refused_unavailable(response: httpx.Response) -> None:
@@ -27,55 +24,47 @@ def refused_unavailable(response: httpx.Response) -> None:
 
 @pytest.mark.parametrize("kind", [kind for kind in KINDS if kind == "postgresql"])
 def test_actions_during_a_database_outage(kind, tmp_path):
-    with fresh_database(kind, tmp_path) as url:
-        migrate(url)
-        real = make_url(url)
-        proxy = TcpProxy(real.host or "127.0.0.1", real.port or 5432)
-        server = start_in_thread(real.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False))
-        try:
-            room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"],
-                                                {"reveal_delay": 0, "turn_seconds": 0})
-            assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
-            sockets = {0: Socket(server.ws_url, room_id, host.token), 1: Socket(server.ws_url, room_id, guest.token)}
-            first = host.get(f"/api/rooms/{room_id}/view").json()
-            acked = []
-            action = first["legal_actions"][0]
-            assert host.post(f"/api/rooms/{room_id}/actions", {"action": action, "version": 0}).status_code == 200
-            acked.append((0, action))
-            for sock in sockets.values():
-                sock.latest_view(version=1)
+    with server_behind_proxy(kind, tmp_path) as (server, proxy, url):
+        room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"],
+                                            {"reveal_delay": 0, "turn_seconds": 0})
+        assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+        sockets = {0: Socket(server.ws_url, room_id, host.token), 1: Socket(server.ws_url, room_id, guest.token)}
+        first = host.get(f"/api/rooms/{room_id}/view").json()
+        acked = []
+        action = first["legal_actions"][0]
+        assert host.post(f"/api/rooms/{room_id}/actions", {"action": action, "version": 0}).status_code == 200
+        acked.append((0, action))
+        for sock in sockets.values():
+            sock.latest_view(version=1)
 
-            proxy.cut()
-            guest_view = sockets[1].last_view
-            guest_action = guest_view["legal_actions"][0]
-            refused_unavailable(guest.post(f"/api/rooms/{room_id}/actions", {"action": guest_action, "version": 1}))
-            sockets[1].send({"type": "action", "action": guest_action, "version": 1})
-            error = sockets[1].recv_until(lambda m: m["type"] in ("error", "view"))
-            assert error["type"] == "error" and error["code"] == "unavailable"
-            refused_unavailable(httpx.post(f"{server.base_url}/api/players", json={"name": "Late"}))
-            refused_unavailable(host.post("/api/rooms", {"game": "synomilia", "seats": 2}))
-            time.sleep(0.3)
-            for sock in sockets.values():  # nothing was pushed: no view past version 1
-                with pytest.raises(TimeoutError):
-                    sock.recv_until(lambda m: m["type"] == "view", timeout=0.3)
-            spectator = httpx.get(f"{server.base_url}/api/rooms/{room_id}/view").json()  # needs no database
-            assert spectator["version"] == 1  # memory holds what was committed, nothing more
+        proxy.cut()
+        guest_view = sockets[1].last_view
+        guest_action = guest_view["legal_actions"][0]
+        refused_unavailable(guest.post(f"/api/rooms/{room_id}/actions", {"action": guest_action, "version": 1}))
+        sockets[1].send({"type": "action", "action": guest_action, "version": 1})
+        error = sockets[1].recv_until(lambda m: m["type"] in ("error", "view"))
+        assert error["type"] == "error" and error["code"] == "unavailable"
+        refused_unavailable(httpx.post(f"{server.base_url}/api/players", json={"name": "Late"}))
+        refused_unavailable(host.post("/api/rooms", {"game": "synomilia", "seats": 2}))
+        time.sleep(0.3)
+        for sock in sockets.values():  # nothing was pushed: no view past version 1
+            with pytest.raises(TimeoutError):
+                sock.recv_until(lambda m: m["type"] == "view", timeout=0.3)
+        spectator = httpx.get(f"{server.base_url}/api/rooms/{room_id}/view").json()  # needs no database
+        assert spectator["version"] == 1  # memory holds what was committed, nothing more
 
-            proxy.restore()
-            deadline = time.monotonic() + 20
-            while True:  # the first calls may still meet connections the cut left behind
-                response = guest.post(f"/api/rooms/{room_id}/actions", {"action": guest_action, "version": 1})
-                if response.status_code == 200 or time.monotonic() > deadline:
-                    break
-                refused_unavailable(response)
-                time.sleep(0.2)
-            assert response.status_code == 200, response.text
-            acked.append((1, guest_action))
-            assert sockets[0].latest_view(version=2)["version"] == 2  # pushed once committed
-            play_over_rest({0: host, 1: guest}, room_id, random.Random(5))
-        finally:
-            server.stop()
-            proxy.cut()
+        proxy.restore()
+        deadline = time.monotonic() + 20
+        while True:  # the first calls may still meet connections the cut left behind
+            response = guest.post(f"/api/rooms/{room_id}/actions", {"action": guest_action, "version": 1})
+            if response.status_code == 200 or time.monotonic() > deadline:
+                break
+            refused_unavailable(response)
+            time.sleep(0.2)
+        assert response.status_code == 200, response.text
+        acked.append((1, guest_action))
+        assert sockets[0].latest_view(version=2)["version"] == 2  # pushed once committed
+        play_over_rest({0: host, 1: guest}, room_id, random.Random(5))
         match, log = stored_match(url, first["match_id"])
         assert log[:len(acked)] == acked  # no acknowledged action lost, none applied twice
         assert match.status == "finished" and match.outcome is not None

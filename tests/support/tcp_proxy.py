@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import socket
 import threading
+from contextlib import contextmanager
+
+from sqlalchemy.engine import make_url
 
 
 class TcpProxy:
@@ -68,3 +71,23 @@ class TcpProxy:
                     sock.shutdown(socket.SHUT_RDWR)
                 except OSError:
                     pass
+
+
+@contextmanager
+def server_behind_proxy(kind: str, tmp_path):
+    """A fresh, migrated database of ``kind`` and a server that reaches it only through a
+    ``TcpProxy`` the test can cut; yields (server, proxy, the database's own URL)."""
+    from app.db import migrate
+    from tests.support.databases import fresh_database
+    from tests.support.server import start_in_thread
+
+    with fresh_database(kind, tmp_path) as url:
+        migrate(url)
+        real = make_url(url)
+        proxy = TcpProxy(real.host or "127.0.0.1", real.port or 5432)
+        server = start_in_thread(real.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False))
+        try:
+            yield server, proxy, url
+        finally:
+            server.stop()
+            proxy.cut()
