@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from tests.support.browser import DESKTOP, PHONE, create_room, in_first_viewport, unnamed_controls, watch_errors
+from tests.support.browser import (DESKTOP, PHONE, create_room, in_first_viewport, room_api, unnamed_controls,
+                                   watch_errors)
 
 VAGUE = re.compile(r"\((Kill|strength \d+)\)")  # the old labels: "Kill (Kill)", "Boost (strength 0)"
 
@@ -68,8 +69,13 @@ def test_the_decision_comes_first_and_the_hand_plays(server, browser, viewport, 
         page.wait_for_function(f"() => document.querySelectorAll('.makelandia-log div').length > {log_size}")
         if page.locator("#outcome").count():
             break
-    if page.locator("#outcome").count() == 0:  # (the match's "end" event names no seat to mark)
-        assert page.locator(".makelandia-last").count() >= 1  # the latest event's seats are marked on the ring
+    if wait_for_my_move(page):  # a still position (nothing moves until the host decides):
+        # the seats the latest event names are marked on the ring, those still on it (an "out"
+        # event's seat may have left the ring; "start" and "end" name none)
+        view = room_api(page, "/view")["body"]["view"]
+        last = view["log"][-1]
+        named = set() if last["event"] in ("start", "end") else {last.get("seat"), last.get("target")} - {None}
+        assert page.locator(".makelandia-last").count() == sum(1 for seat in view["ring"] if seat in named), last
     houses = page.locator(".makelandia-root").inner_text()
     assert "Boost Boost" not in houses and "Kill Kill" not in houses
     assert page.get_by_role("combobox", name="Send to").is_visible()  # team chat channel picker
