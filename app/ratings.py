@@ -15,7 +15,7 @@ Rules (kept simple so a re-rating from scratch gives exactly the incremental num
 from __future__ import annotations
 
 from openskill.models import PlackettLuce
-from sqlalchemy import delete, select
+from sqlalchemy import delete, insert, or_, select
 from sqlalchemy.orm import Session
 
 from app import store
@@ -36,7 +36,7 @@ def describe(mu: float, sigma: float) -> dict:
             "provisional": sigma >= PROVISIONAL_SIGMA}
 
 
-def unrated_reason(session: Session, match: Match) -> str | None:
+def unrated_reason(session: Session, match: Match | store.FinishedMatch) -> str | None:
     """Why this match does not change ratings, or None when it does."""
     if match.status == "aborted":
         return "the match was aborted"
@@ -44,9 +44,10 @@ def unrated_reason(session: Session, match: Match) -> str | None:
         return "the match did not finish"
     if any(seat.get("bot") for seat in match.seats):
         return "a bot played"
-    now_seated = session.scalars(select(Player.is_bot).join(RoomSeat, RoomSeat.player_id == Player.id)
-                                 .where(RoomSeat.room_id == match.room_id))
-    if any(now_seated) or session.scalar(select(Abandonment.id).where(Abandonment.match_id == match.id).limit(1)):
+    bot_seated_now = (select(Player.id).join(RoomSeat, RoomSeat.player_id == Player.id)
+                      .where(RoomSeat.room_id == match.room_id, Player.is_bot.is_(True)).exists())
+    abandoned = select(Abandonment.id).where(Abandonment.match_id == match.id).exists()
+    if session.scalar(select(or_(bot_seated_now, abandoned))):
         return "a bot took over a seat"  # seated in place of a leaver, or playing for an absent player
     ids = [seat["player_id"] for seat in match.seats]
     if len(set(ids)) != len(ids):
@@ -64,42 +65,47 @@ def _groups(match: Match) -> tuple[list[list[int]], list[int]]:
     return [[s] for s in range(len(ranks))], list(ranks)
 
 
-def record_result(session: Session, match: Match) -> None:
+def record_result(session: Session, match: Match | store.FinishedMatch) -> None:
     """Write the match's result rows and, when it is rated, update the players' ratings.
 
     Runs inside the transaction that marks the match finished (a ``store.finish_hooks`` entry) or
     aborted, so ratings and the outcome are committed together or not at all."""
     finished_at = match.finished_at or match.started_at
     ranks = (match.outcome or {}).get("ranks") if match.status == "finished" else None
-    rows = [MatchResult(match_id=match.id, seat=i, player_id=seat["player_id"], game=match.game,
-                        status=match.status, rank=ranks[i] if ranks else None, rated=False,
-                        finished_at=finished_at)
+    rows = [{"match_id": match.id, "seat": i, "player_id": seat["player_id"], "game": match.game,
+             "status": match.status, "rank": ranks[i] if ranks else None, "rated": False,
+             "finished_at": finished_at, "mu_before": None, "sigma_before": None, "mu_after": None,
+             "sigma_after": None}
             for i, seat in enumerate(match.seats)]
     if unrated_reason(session, match) is None:
-        current = {}
-        for row in sorted(rows, key=lambda r: r.player_id):  # one lock order: no deadlocks on PostgreSQL
-            rating = session.get(PlayerRating, (row.player_id, match.game), with_for_update=True)
-            if rating is None:
-                rating = PlayerRating(player_id=row.player_id, game=match.game, mu=MODEL.mu, sigma=MODEL.sigma, games=0)
-                session.add(rating)
-            current[row.seat] = rating
+        # One locked read of every player's rating, in player id order (one lock order: no
+        # deadlocks on PostgreSQL); a player's first rated match creates the row.
+        ids = sorted({row["player_id"] for row in rows})
+        existing = {rating.player_id: rating for rating in session.scalars(
+            select(PlayerRating).where(PlayerRating.game == match.game, PlayerRating.player_id.in_(ids))
+            .order_by(PlayerRating.player_id).with_for_update())}
+        for player_id in ids:
+            if player_id not in existing:
+                existing[player_id] = PlayerRating(player_id=player_id, game=match.game, mu=MODEL.mu,
+                                                   sigma=MODEL.sigma, games=0)
+                session.add(existing[player_id])
+        current = {row["seat"]: existing[row["player_id"]] for row in rows}
         groups, group_ranks = _groups(match)
         teams = [[MODEL.rating(mu=current[s].mu, sigma=current[s].sigma) for s in group] for group in groups]
         rated = MODEL.rate(teams, ranks=group_ranks)
         for group, new_team in zip(groups, rated):
             for seat, new in zip(group, new_team):
                 row, rating = rows[seat], current[seat]
-                row.rated = True
-                row.mu_before, row.sigma_before = rating.mu, rating.sigma
-                row.mu_after, row.sigma_after = float(new.mu), float(new.sigma)
-                rating.mu, rating.sigma = row.mu_after, row.sigma_after
+                row.update(rated=True, mu_before=rating.mu, sigma_before=rating.sigma,
+                           mu_after=float(new.mu), sigma_after=float(new.sigma))
+                rating.mu, rating.sigma = row["mu_after"], row["sigma_after"]
                 rating.games += 1
                 rating.updated_at = finished_at
-    session.add_all(rows)
+    session.execute(insert(MatchResult), rows)
     session.flush()
 
 
-def on_match_finished(session: Session, match: Match) -> None:
+def on_match_finished(session: Session, match: store.FinishedMatch) -> None:
     record_result(session, match)
 
 

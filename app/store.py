@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 import engines
@@ -21,8 +21,9 @@ from app.errors import ApiError, not_found
 from app.models import Match, MatchAction, Player, Room, RoomSeat, utcnow
 from app.security import new_id
 
-# Called inside the transaction that records a finished match (ratings plug in here).
-finish_hooks: list[Callable[[Session, Match], None]] = []
+# Called inside the transaction that records a finished match (ratings plug in here), with the
+# match as a ``FinishedMatch`` (or a ``Match`` row, which has the same attributes).
+finish_hooks: list[Callable[[Session, "FinishedMatch"], None]] = []
 
 
 @dataclass(slots=True)
@@ -37,6 +38,22 @@ class LogEntry:
     action: dict
     snapshot: dict | None = None
     outcome: dict | None = None
+
+
+@dataclass(slots=True)
+class FinishedMatch:
+    """A match that has just ended, as the finish hooks read it: the attributes of a ``Match`` row
+    they need, without loading the row's state (the action writer records a finish with a few Core
+    statements, in the transaction that holds every other room's actions of its batch)."""
+
+    id: str
+    room_id: str
+    game: str
+    seats: list[dict]
+    status: str
+    outcome: dict | None
+    started_at: Any
+    finished_at: Any
 
 
 @dataclass
@@ -88,15 +105,29 @@ def seat_of(session: Session, room_id: str, player_id: str | None) -> int | None
     return session.scalar(select(RoomSeat.seat).where(RoomSeat.room_id == room_id, RoomSeat.player_id == player_id))
 
 
+_ROOMS, _SEATS, _PLAYERS, _MATCHES = Room.__table__, RoomSeat.__table__, Player.__table__, Match.__table__
+# Statements on the paths every match takes (start, rematch, finish) are built once: building a
+# statement costs more than running it. Their parameters are named ``b_*``.
+ROOM_ROW = select(_ROOMS).where(_ROOMS.c.id == bindparam("b_room"))
+SEAT_ROWS = (select(_SEATS.c.seat, _SEATS.c.player_id, _SEATS.c.left, _SEATS.c.private_data, _PLAYERS.c.name,
+                    _PLAYERS.c.is_bot)
+             .outerjoin(_PLAYERS, _PLAYERS.c.id == _SEATS.c.player_id)
+             .where(_SEATS.c.room_id == bindparam("b_room")).order_by(_SEATS.c.seat))
+_NEW_MATCH = insert(_MATCHES)
+_ROOM_RUNS = update(_ROOMS).where(_ROOMS.c.id == bindparam("b_room")).values(status="running")
+
+
 def room_info(session: Session, room_id: str) -> RoomInfo:
-    room = get_room(session, room_id)
-    rows = session.execute(select(RoomSeat, Player.name, Player.is_bot)
-                           .outerjoin(Player, Player.id == RoomSeat.player_id)
-                           .where(RoomSeat.room_id == room_id).order_by(RoomSeat.seat)).all()
-    seats = [{"seat": s.seat, "player_id": s.player_id, "name": name if s.player_id else None,
-              "bot": bool(s.player_id and is_bot), "left": s.left,
-              "bot_level": (s.private_data or {}).get("bot_level", DEFAULT_LEVEL) if s.player_id and is_bot else None}
-             for s, name, is_bot in rows]
+    session.flush()  # the Core reads below do not flush the session's pending changes themselves
+    connection = session.connection()
+    room = connection.execute(ROOM_ROW, {"b_room": room_id}).first() \
+        if isinstance(room_id, str) and len(room_id) <= 64 else None
+    if room is None:
+        raise not_found("room", room_id)
+    seats = [{"seat": s.seat, "player_id": s.player_id, "name": s.name if s.player_id else None,
+              "bot": bool(s.player_id and s.is_bot), "left": s.left,
+              "bot_level": (s.private_data or {}).get("bot_level", DEFAULT_LEVEL) if s.player_id and s.is_bot else None}
+             for s in connection.execute(SEAT_ROWS, {"b_room": room_id})]
     return RoomInfo(room.id, room.game, room.options, room.status, room.host_id, room.match_id, room.num_seats,
                     room.bot_think_seconds, seats, room.grace_seconds)
 
@@ -117,24 +148,29 @@ def load_match(session: Session, match_id: str) -> MatchInfo:
                      match.version + len(tail))
 
 
-def start_match(session: Session, room: Room) -> Match:
+def start_match(session: Session, room: Room) -> MatchInfo:
     """Create the match for a full room (caller checked host and seats) and mark the room running."""
+    session.flush()
+    match = begin_match(session, room, session.connection().execute(SEAT_ROWS, {"b_room": room.id}).all())
+    session.expire(room, ["status", "match_id"])  # changed by Core statements: read again if used
+    return match
+
+
+def begin_match(session: Session, room, seats) -> MatchInfo:
+    """Create the match of ``room`` (a ``Room`` or a ``ROOM_ROW`` row) with ``seats`` (``SEAT_ROWS``
+    rows, every seat taken), mark the room running, and return the match as a runner takes it."""
     engine = engines.get(room.game)
-    seats = room_seats(session, room.id)
-    players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_([s.player_id for s in seats])))}
     seed = secrets.randbits(63)
     state = engine.new_game(room.num_seats, seed, room.options)
-    match = Match(
-        id=new_id(), room_id=room.id, game=room.game, engine_version=getattr(engine, "version", "1"),
-        options=room.options, seed=seed, status="running", version=0, state=engine.state_to_json(state),
-        seats=[{"player_id": s.player_id, "name": players[s.player_id].name, "bot": players[s.player_id].is_bot}
-               for s in seats],
-        started_at=utcnow(),
-    )
-    session.add(match)
-    room.status = "running"
-    room.match_id = match.id
-    return match
+    match_id = new_id()
+    connection = session.connection()
+    connection.execute(_NEW_MATCH, {
+        "id": match_id, "room_id": room.id, "game": room.game, "engine_version": getattr(engine, "version", "1"),
+        "options": room.options, "seed": seed, "status": "running", "version": 0,
+        "state": engine.state_to_json(state), "outcome": None, "finished_at": None, "started_at": utcnow(),
+        "seats": [{"player_id": s.player_id, "name": s.name, "bot": s.is_bot} for s in seats]})
+    connection.execute(_ROOM_RUNS, {"b_room": room.id, "match_id": match_id})
+    return MatchInfo(match_id, room.game, seed, room.num_seats, room.options, "running", state, 0)
 
 
 def write_log(session: Session, entries: list[LogEntry]) -> None:
@@ -144,31 +180,44 @@ def write_log(session: Session, entries: list[LogEntry]) -> None:
 
     The unique (match_id, idx) constraint refuses a second writer for the same version."""
     now = utcnow()
-    # A Core executemany on the table (not the ORM's bulk path): the writer thread holds the GIL
-    # while it builds parameters, and the ORM path costs several times more per row.
-    session.connection().execute(insert(MatchAction.__table__), [
+    # Core statements on the tables (not the ORM): the writer thread holds the GIL while it builds
+    # parameters, and the ORM path costs several times more per row.
+    connection = session.connection()
+    connection.execute(_APPEND, [
         {"match_id": e.match_id, "idx": e.idx, "seat": e.seat, "action": e.action, "created_at": now} for e in entries])
     for entry in entries:
         if entry.snapshot is None:
             continue
         if entry.outcome is None:
-            session.execute(update(Match).where(Match.id == entry.match_id, Match.version <= entry.idx)
-                            .values(version=entry.idx + 1, state=entry.snapshot)
-                            .execution_options(synchronize_session=False))
+            connection.execute(_SNAPSHOT, {"b_id": entry.match_id, "b_idx": entry.idx,
+                                           "version": entry.idx + 1, "state": entry.snapshot})
             continue
-        match = session.get(Match, entry.match_id)
-        if match is None or match.status != "running":
-            raise ApiError(409, "match_over",
-                           f"match {entry.match_id} is {match.status if match else 'gone'}; no more actions are taken")
-        match.version = entry.idx + 1
-        match.state = entry.snapshot
-        match.status = "finished"
-        match.outcome = entry.outcome
-        match.finished_at = now
-        session.get(Room, match.room_id).status = "finished"
-        session.flush()
-        for hook in finish_hooks:
-            hook(session, match)
+        _finish(session, entry, now)
+
+
+_APPEND = insert(MatchAction.__table__)
+_SNAPSHOT = update(_MATCHES).where(_MATCHES.c.id == bindparam("b_id"), _MATCHES.c.version <= bindparam("b_idx"))
+_ENDING = select(_MATCHES.c.room_id, _MATCHES.c.game, _MATCHES.c.seats, _MATCHES.c.status,
+                 _MATCHES.c.started_at).where(_MATCHES.c.id == bindparam("b_id"))
+_FINISH_MATCH = update(_MATCHES).where(_MATCHES.c.id == bindparam("b_id"), _MATCHES.c.status == "running")
+_FINISH_ROOM = update(_ROOMS).where(_ROOMS.c.id == bindparam("b_room_id")).values(status="finished")
+
+
+def _finish(session: Session, entry: LogEntry, now) -> None:
+    """The action ended its match: the final snapshot and outcome, the room finished, the finish
+    hooks (ratings) in the same transaction. Refused (``match_over``) unless the match still runs."""
+    connection = session.connection()
+    row = connection.execute(_ENDING, {"b_id": entry.match_id}).first()
+    if row is None or row.status != "running" or connection.execute(_FINISH_MATCH, {
+            "b_id": entry.match_id, "version": entry.idx + 1, "state": entry.snapshot, "status": "finished",
+            "outcome": entry.outcome, "finished_at": now}).rowcount != 1:
+        raise ApiError(409, "match_over",
+                       f"match {entry.match_id} is {row.status if row else 'gone'}; no more actions are taken")
+    connection.execute(_FINISH_ROOM, {"b_room_id": row.room_id})
+    finished = FinishedMatch(entry.match_id, row.room_id, row.game, row.seats, "finished", entry.outcome,
+                             row.started_at, now)
+    for hook in finish_hooks:
+        hook(session, finished)
 
 
 def record_action(session_factory: sessionmaker[Session], match_id: str, idx: int, seat: int,

@@ -157,11 +157,12 @@ class ClusterHub(Hub):
             await self.match_over(room_id)  # aborted here by an admin
         return live
 
-    async def attach_match(self, room_id: str, match_id: str):
+    async def attach_match(self, room_id: str, match_id: str, started=None):
         """The match just started here: own it (or mirror it, if another process was quicker),
-        then tell the others, which mirror it."""
+        then tell the others, which mirror it. (``started`` is not used: the owner reloads the
+        match under its lease.)"""
         live = await self.room(room_id)
-        info = await self.db.run(store.room_info, room_id)
+        info = started.room if started is not None else await self.db.run(store.room_info, room_id)
         live.apply_info(info)
         await self._settle_match(live, info)
         live.push_room()

@@ -59,9 +59,18 @@ class Hub:
         live.push_room()
         return live
 
-    async def attach_match(self, room_id: str, match_id: str) -> MatchRunner:
-        live = await self.refresh(room_id)
-        runner = self._runner(await self.db.run(store.load_match, match_id))
+    async def attach_match(self, room_id: str, match_id: str, started=None) -> MatchRunner:
+        """Run the match just started in ``room_id``. ``started`` (room and match as the starting
+        transaction read them, e.g. ``rematch.service.Started``) spares reading them back."""
+        if started is None:
+            live = await self.refresh(room_id)
+            match = await self.db.run(store.load_match, match_id)
+        else:
+            live = await self.room(room_id)
+            live.apply_info(started.room)
+            live.push_room()
+            match = started.match
+        runner = self._runner(match)
         log.info("match started", extra={"event": "match_started", "game": runner.engine.id,
                                          "room_id": room_id, "match_id": match_id})
         live.attach(runner)

@@ -8,6 +8,7 @@ Prometheus scrapes, so they can never drift from the truth. docs/operations.md e
 
 from __future__ import annotations
 
+import functools
 import weakref
 
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Histogram, generate_latest
@@ -41,16 +42,23 @@ HTTP_LATENCY = Histogram("asobiba_http_request_duration_seconds", "HTTP request 
                          ["route"], buckets=LATENCY_BUCKETS)
 
 
+@functools.cache
+def _child(metric, *labels):
+    """A labelled child, looked up once: ``labels()`` takes a lock and builds a key on every call,
+    and the per-action metrics are on the hot path of every move."""
+    return metric.labels(*labels)
+
+
 def action_applied(game: str) -> None:
-    ACTIONS_APPLIED.labels(game).inc()
+    _child(ACTIONS_APPLIED, game).inc()
 
 
 def action_latency(game: str, seconds: float) -> None:
-    ACTION_LATENCY.labels(game).observe(seconds)
+    _child(ACTION_LATENCY, game).observe(seconds)
 
 
 def action_refused(game: str, code: str) -> None:
-    ACTIONS_REFUSED.labels(game, code).inc()
+    _child(ACTIONS_REFUSED, game, code).inc()
 
 
 def committed(seconds: float, actions: int = 1) -> None:
@@ -59,7 +67,7 @@ def committed(seconds: float, actions: int = 1) -> None:
 
 
 def match_finished(game: str) -> None:
-    MATCHES_FINISHED.labels(game).inc()
+    _child(MATCHES_FINISHED, game).inc()
 
 
 def bot_thought(game: str, seconds: float) -> None:

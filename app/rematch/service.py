@@ -1,18 +1,20 @@
 """The rematch rules, one transaction each (called through ``asyncio.to_thread``).
 
-A vote locks the room row (``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite has one writer at a
-time), so of two last votes arriving together exactly one starts the new match and neither is lost."""
+A vote locks the room row before it reads anything (a no-op UPDATE: a row lock on PostgreSQL, the
+one write lock on SQLite), so of two last votes arriving together exactly one starts the new
+match and neither is lost. The statements are Core and built once: two votes end every match, and
+on a busy server the ORM's cost per statement was most of a match's end."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import store
 from app.errors import ApiError
-from app.models import Match, Player, Room
+from app.models import Room, RoomSeat, utcnow
 from app.rematch.models import MatchRematch, RematchVote
 
 
@@ -36,34 +38,65 @@ def state(session_factory: sessionmaker[Session], room_id: str) -> RematchState:
         return _state(session, room)
 
 
-def vote(session_factory: sessionmaker[Session], room_id: str, player_id: str) -> tuple[RematchState, Match | None]:
-    """Record ``player_id``'s confirmation; returns the new state and the new match if this vote
-    completed the set. Refused (nothing changed) unless the caller sits in a finished room."""
+@dataclass
+class Started:
+    """The rematch that a vote started, read in the vote's transaction, so the live room can run it
+    without reading it back (``Hub.attach_match``)."""
+
+    room: store.RoomInfo
+    match: store.MatchInfo
+
+
+_VOTES = RematchVote.__table__
+# Built once (a vote is two per match on a busy server; building a statement costs more than
+# running it). The room row is locked by writing it (a no-op UPDATE) before anything is read: of
+# two last votes arriving together, one starts the match and the other sees it. (``SELECT ... FOR
+# UPDATE`` locks nothing on SQLite, whose transaction takes the one write lock at its first write.)
+_LOCK_ROOM = update(Room.__table__).where(Room.__table__.c.id == bindparam("b_room")).values(status=Room.__table__.c.status)
+_VOTED = select(_VOTES.c.seat).where(_VOTES.c.match_id == bindparam("b_match"))
+_ADD_VOTE = insert(_VOTES)
+_RESET_SEAT = (update(RoomSeat.__table__)
+               .where(RoomSeat.__table__.c.room_id == bindparam("b_room"), RoomSeat.__table__.c.seat == bindparam("b_seat")))
+_LINK = insert(MatchRematch.__table__)
+
+
+def vote(session_factory: sessionmaker[Session], room_id: str,
+         player_id: str) -> tuple[RematchState, Started | None]:
+    """Record ``player_id``'s confirmation; returns the new state and, if this vote completed the
+    set, the new match. Refused (nothing changed) unless the caller sits in a finished room."""
     with session_factory() as session, session.begin():
-        room = session.scalar(select(Room).where(Room.id == room_id).with_for_update()) \
-            if isinstance(room_id, str) and len(room_id) <= 64 else None
+        connection = session.connection()
+        locked = isinstance(room_id, str) and len(room_id) <= 64 and \
+            connection.execute(_LOCK_ROOM, {"b_room": room_id}).rowcount == 1
+        room = connection.execute(store.ROOM_ROW, {"b_room": room_id}).first() if locked else None
         if room is None:
             store.get_room(session, room_id)  # raises the usual 404
-        seat = store.seat_of(session, room_id, player_id)
+        seats = connection.execute(store.SEAT_ROWS, {"b_room": room_id}).all()
+        seat = next((row.seat for row in seats if row.player_id == player_id), None)
         if seat is None:
             raise ApiError(403, "not_seated", "only a player seated in this room can ask for a rematch")
         if room.status != "finished" or not room.match_id:
             raise ApiError(409, "no_rematch", f"a rematch needs a finished match; the room is {room.status}")
-        if session.get(RematchVote, (room.match_id, seat)) is None:
-            session.add(RematchVote(match_id=room.match_id, seat=seat, player_id=player_id))
-            session.flush()
-        current = _state(session, room)
+        voted = set(connection.execute(_VOTED, {"b_match": room.match_id}).scalars())
+        if seat not in voted:
+            connection.execute(_ADD_VOTE, {"match_id": room.match_id, "seat": seat, "player_id": player_id,
+                                           "created_at": utcnow()})
+            voted.add(seat)
+        # An empty seat waits like a person who has not answered. A finished room has no rematch
+        # yet (starting one makes the room run the new match).
+        current = _tally(room_id, room.match_id, seats, voted, None)
         if current.waiting:
             return current, None
-        old_match_id = room.match_id
-        for row in store.room_seats(session, room_id):
-            row.private_data = {}  # a fresh notebook for a fresh match
-            row.left = False
-        match = store.start_match(session, room)
-        session.flush()
-        session.add(MatchRematch(match_id=old_match_id, rematch_id=match.id))
+        # A fresh notebook for a fresh match; a bot keeps its level.
+        connection.execute(_RESET_SEAT, [
+            {"b_room": room_id, "b_seat": row.seat, "left": False,
+             "private_data": {"bot_level": row.private_data["bot_level"]}
+             if row.is_bot and "bot_level" in (row.private_data or {}) else {}}
+            for row in seats])
+        match = store.begin_match(session, room, seats)
+        connection.execute(_LINK, {"match_id": room.match_id, "rematch_id": match.id, "created_at": utcnow()})
         current.rematch_id = match.id
-        return current, match
+        return current, Started(store.room_info(session, room_id), match)
 
 
 def links(session: Session, match_id: str) -> dict:
@@ -74,14 +107,19 @@ def links(session: Session, match_id: str) -> dict:
 
 
 def _state(session: Session, room: Room) -> RematchState:
-    match_id = room.match_id
-    finished = room.status == "finished" and match_id is not None
-    rematch_id = session.scalar(select(MatchRematch.rematch_id).where(MatchRematch.match_id == match_id)) if match_id else None
-    seats = store.room_seats(session, room.id)
-    ids = [s.player_id for s in seats if s.player_id]
-    bots = set(session.scalars(select(Player.id).where(Player.id.in_(ids), Player.is_bot.is_(True)))) if ids else set()
-    voted = set(session.scalars(select(RematchVote.seat).where(RematchVote.match_id == match_id))) if match_id else set()
-    confirmed = sorted(s.seat for s in seats if s.player_id in bots or s.seat in voted)
-    waiting = sorted(s.seat for s in seats if s.seat not in confirmed)
-    return RematchState(room.id, match_id if finished else None, confirmed if finished else [],
-                        waiting if finished else [], rematch_id, finished)
+    match_id = room.match_id if room.status == "finished" else None
+    rematch_id = session.scalar(select(MatchRematch.rematch_id).where(MatchRematch.match_id == room.match_id)) \
+        if room.match_id else None
+    seats = session.execute(store.SEAT_ROWS, {"b_room": room.id}).all()
+    voted = set(session.execute(_VOTED, {"b_match": match_id}).scalars()) if match_id else set()
+    return _tally(room.id, match_id, seats, voted, rematch_id)
+
+
+def _tally(room_id: str, match_id: str | None, seats, voted: set[int], rematch_id: str | None) -> RematchState:
+    """Who confirmed (bots at once) and who is still asked, for the finished match ``match_id``
+    (None: the room's match is not over, so there is nothing to confirm)."""
+    if match_id is None:
+        return RematchState(room_id, None, [], [], rematch_id, False)
+    confirmed = sorted(row.seat for row in seats if row.is_bot or row.seat in voted)
+    waiting = sorted(row.seat for row in seats if row.seat not in confirmed)
+    return RematchState(room_id, match_id, confirmed, waiting, rematch_id, True)

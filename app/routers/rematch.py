@@ -28,9 +28,9 @@ async def rematch_state(room_id: str, hub: HubDep) -> dict:
              responses={**RATE_LIMITED, 403: {"description": "`not_seated`"}, 409: {"description": "`no_rematch`: the match is not over"}})
 async def confirm_rematch(room_id: str, player: CurrentPlayer, hub: HubDep) -> dict:
     live = await hub.room(room_id)  # loaded before the vote, so the new match gets the only runner
-    current, match = await asyncio.to_thread(service.vote, hub.session_factory, room_id, player.id)
-    if match is not None:
-        await hub.attach_match(room_id, match.id)
+    current, started = await asyncio.to_thread(service.vote, hub.session_factory, room_id, player.id)
+    if started is not None:
+        await hub.attach_match(room_id, started.match.id, started)
     live.push_to({"type": "rematch", **current.as_dict()})
     return current.as_dict()
 

@@ -66,6 +66,17 @@ def test_bots_confirm_at_once(server):
     assert host.get(f"/api/rooms/{room_id}").json()["status"] == "running"
 
 
+def test_a_rematch_keeps_each_bot_at_its_level(server):
+    host = Api.new_player(server.base_url, "Aki")
+    room_id = host.post("/api/rooms", {"game": "synomilia", "options": {"reveal_delay": 0}}).json()["id"]
+    assert host.post(f"/api/rooms/{room_id}/bots", {"seat": 1, "level": "strong"}).status_code == 200
+    host.post(f"/api/rooms/{room_id}/start")
+    play_over_rest({0: host}, room_id, random.Random(5))
+    assert host.post(f"/api/rooms/{room_id}/rematch").json()["rematch_id"]
+    room = host.get(f"/api/rooms/{room_id}").json()
+    assert room["status"] == "running" and [s["bot_level"] for s in room["seats"]] == [None, "strong"]
+
+
 def test_no_rematch_before_the_end(server):
     room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"])
     assert host.post(f"/api/rooms/{room_id}/rematch").json()["error"]["code"] == "no_rematch"
