@@ -65,7 +65,12 @@ class MatchRunner:
         # Set when the server drains for a restart: actions not yet started are refused.
         self.closing = False
         self.deadlines: dict[int, float] = {}
-        self._timers: list[asyncio.Task] = []
+        self._timers: list[asyncio.Task] = []  # this version's automatic steps and bot moves
+        # One task for every seat's clock, kept across versions: it sleeps until the earliest
+        # deadline it was armed for and, woken early by a deadline that moved, arms itself again
+        # (so a move costs no timer task per awaited seat).
+        self._clock_task: asyncio.Task | None = None
+        self._clock_due: float | None = None
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -185,30 +190,26 @@ class MatchRunner:
     # --- timers ------------------------------------------------------------------------------
 
     def reschedule(self) -> None:
-        """Cancel pending timers and start the ones the current state calls for."""
+        """Cancel this version's pending steps and start the ones the current state calls for."""
         for task in self._timers:
             task.cancel()
         self._timers = []
         awaited = self.engine.awaiting(self.state)
-        if not awaited:
-            return
-        clock = self.clock
-        version = self.version
         if SYSTEM in awaited:
             delay = float(self.engine.delay(self.state)) if hasattr(self.engine, "delay") else 0.0
             action = self.engine.legal_actions(self.state, SYSTEM)[0]
-            self._start(self._at(clock.now() + delay, SYSTEM, action, version))
-            return
-        for seat in sorted(awaited):
-            if seat in self.bot_seats:
-                self._start(self._bot_move(seat, version, clock.now() + self.bot_think_seconds))
-            elif seat in self.deadlines:
-                self._start(self._timeout(seat, self.deadlines[seat], version))
+            self._start(self._at(self.clock.now() + delay, SYSTEM, action, self.version))
+        else:
+            for seat in sorted(awaited):
+                if seat in self.bot_seats:
+                    self._start(self._bot_move(seat, self.version, self.clock.now() + self.bot_think_seconds))
+        self._arm_clock()
 
     def stop(self) -> None:
         for task in self._timers:
             task.cancel()
         self._timers = []
+        self._cancel_clock()
 
     def _start(self, coroutine) -> None:
         self._timers.append(asyncio.create_task(coroutine))
@@ -217,15 +218,48 @@ class MatchRunner:
         await self.clock.sleep_until(when)
         await self._submit_quietly(seat, action, version)
 
-    async def _timeout(self, seat: int, when: float, version: int) -> None:
-        """A seat's clock ran out: its timeout action, worked out only now (most clocks never run
-        out, so this is not computed on every move), as that seat if legal, else as SYSTEM."""
+    # --- clocks ------------------------------------------------------------------------------
+
+    def _next_deadline(self, skip: int | None = None) -> float | None:
+        """The earliest deadline of a seat whose clock runs now (awaited, not played by a bot)."""
+        awaited = self.engine.awaiting(self.state)
+        if SYSTEM in awaited:
+            return None
+        return min((when for seat, when in self.deadlines.items()
+                    if seat in awaited and seat not in self.bot_seats and seat != skip), default=None)
+
+    def _arm_clock(self, skip: int | None = None) -> None:
+        due = self._next_deadline(skip)
+        if due is None:
+            self._cancel_clock()
+        elif self._clock_task is None or self._clock_due is None or due < self._clock_due:
+            self._cancel_clock()
+            self._clock_due = due
+            self._clock_task = asyncio.create_task(self._clock(due))
+        # else: the clock task wakes at its earlier time, finds nothing due and arms again
+
+    def _cancel_clock(self) -> None:
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+        self._clock_task = self._clock_due = None
+
+    async def _clock(self, when: float) -> None:
+        """At ``when``: the first seat whose clock ran out gets its timeout action, worked out only
+        now (most clocks never run out), as that seat if legal, else as SYSTEM. Its version
+        then re-arms the clock for the next deadline (a second seat out at the same time acts next)."""
         await self.clock.sleep_until(when)
-        if version != self.version:
-            return
-        action = self.engine.on_timeout(self.state, seat)
-        actor = seat if action in self.engine.legal_actions(self.state, seat) else SYSTEM
-        await self._submit_quietly(actor, action, version)
+        self._clock_task = self._clock_due = None
+        now = self.clock.now()
+        awaited = self.engine.awaiting(self.state)
+        due = sorted((deadline, seat) for seat, deadline in self.deadlines.items()
+                     if deadline <= now and seat in awaited and seat not in self.bot_seats and SYSTEM not in awaited)
+        seat = due[0][1] if due else None
+        if seat is not None:
+            action = self.engine.on_timeout(self.state, seat)
+            actor = seat if action in self.engine.legal_actions(self.state, seat) else SYSTEM
+            await self._submit_quietly(actor, action, self.version)
+        if self._clock_task is None and not self.closing:  # nothing was due, or the timeout was refused:
+            self._arm_clock(skip=seat)                      # not tried again
 
     async def _bot_move(self, seat: int, version: int, when: float) -> None:
         await self.clock.sleep_until(when)
