@@ -27,15 +27,17 @@ def get_session(request: Request) -> Iterator[Session]:
         yield session
 
 
-def get_db(request: Request) -> Database:
+# Dependencies that do no I/O are ``async def``: FastAPI runs a plain ``def`` dependency in its
+# thread pool, a thread hop (and a fight for the GIL with the event loop) on every request.
+async def get_db(request: Request) -> Database:
     return request.app.state.db
 
 
-def get_settings_dep(request: Request) -> Settings:
+async def get_settings_dep(request: Request) -> Settings:
     return request.app.state.settings
 
 
-def get_hub(request: Request):
+async def get_hub(request: Request):
     return request.app.state.hub
 
 
@@ -69,7 +71,7 @@ async def get_current_player(player: Annotated[Player | None, Depends(get_option
     return player
 
 
-def require_admin(settings: Annotated[Settings, Depends(get_settings_dep)],
+async def require_admin(settings: Annotated[Settings, Depends(get_settings_dep)],
                   authorization: Annotated[str | None, Header()] = None) -> None:
     token = bearer_token(authorization)
     if not token or not same_secret(token, settings.admin_token):
