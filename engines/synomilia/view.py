@@ -17,16 +17,23 @@ _FACE = {"s": "sun", "m": "moon"}
 
 
 def build_view(state, seat: int | None) -> dict:
-    me = seat  # checked by engine.view
-    available = [list(a) for a in state.available]
+    """The public view (rendered once per state, shared by every seat and spectator) with this
+    seat's own part: who is looking, and their face-down prediction."""
+    view = dict(_memo(_PUBLIC_MEMO, state, _public))
+    view["viewer"] = seat  # checked by engine.view
+    view["my_prediction"] = state.predictions[seat] if seat is not None else None
+    return view
+
+
+def _public(state) -> dict:
     revealed = [None, None]
     if state.phase == "reveal":
         first = state.first_revealer
         revealed[first] = state.predictions[first]
     end = state.end_condition
-    view = {
+    return {
         "game": "synomilia",
-        "viewer": me,
+        "viewer": None,  # set per seat, in this place of the order
         "phase": state.phase,
         "bout": state.bout,
         "start_player": state.start,
@@ -37,10 +44,10 @@ def build_view(state, seat: int | None) -> dict:
         "pile_moons": state.pile.count("m"),
         "pile_limit": data.PILE_LIMIT,
         "markers": ["moon" if m else "sun" for m in state.markers],
-        "available": available,
+        "available": [list(a) for a in state.available],
         "used": [[c for c in data.CARDS if c not in a] for a in state.available],
         "predicted": [p is not None for p in state.predictions],
-        "my_prediction": state.predictions[me] if me is not None else None,
+        "my_prediction": None,  # set per seat
         "last_actor": state.last_actor,
         "plays": [_play(s, kind) for s, kind in state.plays],
         "reveal": None if state.phase != "reveal" else {
@@ -52,36 +59,41 @@ def build_view(state, seat: int | None) -> dict:
             "end_ja": data.END_TEXTS[end][1],
             "delay": float(state.options["reveal_delay"]),
         },
-        **_finished_bouts(state.history),
+        **_memo(_BOUTS_MEMO, state.history, _finished_bouts),
         "reveal_delay": float(state.options["reveal_delay"]),
         "result": _result(state) if state.phase == "over" else None,
     }
-    return view
 
 
-# The finished bouts are the same for every seat and every version of a bout: rendered once per
-# ``history`` tuple (states share it until the next bout ends). Keyed by identity, holding the
-# tuple itself so an id is never reused while its entry lives; a few thousand matches' worth.
-# Bots build views in worker threads: changes to the memo take its lock.
-_BOUTS_MEMO: dict[int, tuple[tuple, dict]] = {}
-_BOUTS_MEMO_SIZE = 4096
-_BOUTS_LOCK = threading.Lock()
+# Memos keyed by identity (states are never changed once made; a state's ``history`` tuple is
+# shared by the states of a bout), each entry holding its key object so an id is never reused
+# while the entry lives; a few thousand matches' worth each. The public view is the same for
+# every seat of a version, the finished bouts for every version of a bout. Bots build views in
+# worker threads: changes to a memo take the lock.
+_PUBLIC_MEMO: dict[int, tuple[object, dict]] = {}
+_BOUTS_MEMO: dict[int, tuple[object, dict]] = {}
+_MEMO_SIZE = 4096
+_MEMO_LOCK = threading.Lock()
+
+
+def _memo(memo: dict, key, render) -> dict:
+    entry = memo.get(id(key))
+    if entry is not None and entry[0] is key:
+        return entry[1]
+    rendered = render(key)
+    with _MEMO_LOCK:
+        if len(memo) >= _MEMO_SIZE:
+            del memo[next(iter(memo))]  # the oldest
+        memo[id(key)] = (key, rendered)
+    return rendered
 
 
 def _finished_bouts(history: tuple) -> dict:
-    memo = _BOUTS_MEMO.get(id(history))
-    if memo is not None and memo[0] is history:
-        return memo[1]
-    rendered = {
+    return {
         "last_bout": _bout(history[-1]) if history else None,
         "history": [{"bout": h["bout"], "cards": list(h["cards"]), "count": h["count"],
                      "winner": h["winner"], "reason": h["reason"]} for h in history],
     }
-    with _BOUTS_LOCK:
-        if len(_BOUTS_MEMO) >= _BOUTS_MEMO_SIZE:
-            del _BOUTS_MEMO[next(iter(_BOUTS_MEMO))]  # the oldest
-        _BOUTS_MEMO[id(history)] = (history, rendered)
-    return rendered
 
 
 @lru_cache(maxsize=None)  # a handful of (seat, kind) pairs
