@@ -15,7 +15,7 @@ Rules (kept simple so a re-rating from scratch gives exactly the incremental num
 from __future__ import annotations
 
 from openskill.models import PlackettLuce
-from sqlalchemy import delete, insert, or_, select
+from sqlalchemy import bindparam, delete, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from app import store
@@ -78,31 +78,48 @@ def record_result(session: Session, match: Match | store.FinishedMatch) -> None:
              "sigma_after": None}
             for i, seat in enumerate(match.seats)]
     if unrated_reason(session, match) is None:
-        # One locked read of every player's rating, in player id order (one lock order: no
-        # deadlocks on PostgreSQL); a player's first rated match creates the row.
-        ids = sorted({row["player_id"] for row in rows})
-        existing = {rating.player_id: rating for rating in session.scalars(
-            select(PlayerRating).where(PlayerRating.game == match.game, PlayerRating.player_id.in_(ids))
-            .order_by(PlayerRating.player_id).with_for_update())}
-        for player_id in ids:
-            if player_id not in existing:
-                existing[player_id] = PlayerRating(player_id=player_id, game=match.game, mu=MODEL.mu,
-                                                   sigma=MODEL.sigma, games=0)
-                session.add(existing[player_id])
-        current = {row["seat"]: existing[row["player_id"]] for row in rows}
-        groups, group_ranks = _groups(match)
-        teams = [[MODEL.rating(mu=current[s].mu, sigma=current[s].sigma) for s in group] for group in groups]
-        rated = MODEL.rate(teams, ranks=group_ranks)
-        for group, new_team in zip(groups, rated):
-            for seat, new in zip(group, new_team):
-                row, rating = rows[seat], current[seat]
-                row.update(rated=True, mu_before=rating.mu, sigma_before=rating.sigma,
-                           mu_after=float(new.mu), sigma_after=float(new.sigma))
-                rating.mu, rating.sigma = row["mu_after"], row["sigma_after"]
-                rating.games += 1
-                rating.updated_at = finished_at
-    session.execute(insert(MatchResult), rows)
-    session.flush()
+        _rate(session, match, rows, finished_at)
+    session.execute(_ADD_RESULTS, rows)
+
+
+_RATINGS = PlayerRating.__table__
+# Built once (every finished match runs them, in the action writer's batch transaction). The
+# ratings are read locked, in player id order (one lock order: no deadlocks on PostgreSQL).
+_LOCKED_RATINGS = (select(_RATINGS.c.player_id, _RATINGS.c.mu, _RATINGS.c.sigma, _RATINGS.c.games)
+                   .where(_RATINGS.c.game == bindparam("b_game"), _RATINGS.c.player_id.in_(bindparam("b_ids", expanding=True)))
+                   .order_by(_RATINGS.c.player_id).with_for_update())
+_NEW_RATING = insert(_RATINGS)
+_SET_RATING = update(_RATINGS).where(_RATINGS.c.player_id == bindparam("b_player"), _RATINGS.c.game == bindparam("b_game"))
+_ADD_RESULTS = insert(MatchResult.__table__)
+
+
+def _rate(session: Session, match, rows: list[dict], finished_at) -> None:
+    """Rate a finished match: every seat's rating before and after in its result row, and the
+    players' ratings moved on (a player's first rated match starts from the model's prior)."""
+    connection = session.connection()
+    ids = sorted({row["player_id"] for row in rows})
+    current = {r.player_id: r for r in connection.execute(_LOCKED_RATINGS, {"b_game": match.game, "b_ids": ids})}
+    groups, group_ranks = _groups(match)
+    seat_player = [row["player_id"] for row in rows]
+    teams = [[MODEL.rating(mu=current[seat_player[s]].mu, sigma=current[seat_player[s]].sigma)
+              if seat_player[s] in current else MODEL.rating(mu=MODEL.mu, sigma=MODEL.sigma) for s in group]
+             for group in groups]
+    new, changed = [], []
+    for group, team, new_team in zip(groups, teams, MODEL.rate(teams, ranks=group_ranks)):
+        for seat, before, after in zip(group, team, new_team):
+            player_id = seat_player[seat]
+            rows[seat].update(rated=True, mu_before=before.mu, sigma_before=before.sigma,
+                              mu_after=float(after.mu), sigma_after=float(after.sigma))
+            values = {"mu": float(after.mu), "sigma": float(after.sigma), "updated_at": finished_at}
+            if player_id in current:
+                changed.append(dict(values, b_player=player_id, b_game=match.game,
+                                    games=current[player_id].games + 1))
+            else:
+                new.append(dict(values, player_id=player_id, game=match.game, games=1))
+    if new:
+        connection.execute(_NEW_RATING, new)
+    if changed:
+        connection.execute(_SET_RATING, changed)
 
 
 def on_match_finished(session: Session, match: store.FinishedMatch) -> None:
