@@ -187,8 +187,13 @@ async def spectator_socket(room_id: str, url: str, stats: Stats, joined: list[in
 async def make_room(http: httpx.AsyncClient, stats: Stats, index: int) -> Room:
     async def call(method, path, token=None, body=None):
         for _ in range(5):
-            response = await http.request(method, path, json=body,
-                                          headers={"Authorization": f"Bearer {token}"} if token else {})
+            try:
+                response = await http.request(method, path, json=body,
+                                              headers={"Authorization": f"Bearer {token}"} if token else {})
+            except (httpx.ReadError, httpx.RemoteProtocolError):
+                # a pooled keep-alive connection the server closed as idle just as it was reused
+                # (the request never reached the application): send it again on a fresh one
+                continue
             if response.status_code >= 500:
                 stats.http_5xx += 1
                 continue
@@ -386,9 +391,10 @@ def main() -> int:
         if drop:
             drop()
         shutil.rmtree(tmp, ignore_errors=True)
-    problems = [line for line in log_lines if "Traceback" in line or "ERROR" in line]
-    if problems:
-        print(f"server log: {len(problems)} error lines, first: {problems[0][:300]}", file=sys.stderr)
+        problems = [i for i, line in enumerate(log_lines) if "Traceback" in line or "ERROR" in line]
+        if problems:  # also when the run itself failed: the server's side of it
+            print(f"server log: {len(problems)} error lines, the first with what follows it:\n"
+                  + "\n".join(log_lines[problems[0]:problems[0] + 40]), file=sys.stderr)
     return 0
 
 
