@@ -159,8 +159,8 @@ class ClusterHub(Hub):
 
     async def attach_match(self, room_id: str, match_id: str, started=None):
         """The match just started here: own it (or mirror it, if another process was quicker),
-        then tell the others, which mirror it. (``started`` is not used: the owner reloads the
-        match under its lease.)"""
+        then tell the others, which mirror it. Of ``started`` only the room is taken: the owner
+        reloads the match under its lease."""
         live = await self.room(room_id)
         info = started.room if started is not None else await self.db.run(store.room_info, room_id)
         live.apply_info(info)

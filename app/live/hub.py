@@ -62,15 +62,10 @@ class Hub:
     async def attach_match(self, room_id: str, match_id: str, started=None) -> MatchRunner:
         """Run the match just started in ``room_id``. ``started`` (room and match as the starting
         transaction read them, e.g. ``rematch.service.Started``) spares reading them back."""
-        if started is None:
-            live = await self.refresh(room_id)
-            match = await self.db.run(store.load_match, match_id)
-        else:
-            live = await self.room(room_id)
-            live.apply_info(started.room)
-            live.push_room()
-            match = started.match
-        runner = self._runner(match)
+        live = await self.room(room_id)
+        live.apply_info(started.room if started is not None else await self.db.run(store.room_info, room_id))
+        live.push_room()
+        runner = self._runner(started.match if started is not None else await self.db.run(store.load_match, match_id))
         log.info("match started", extra={"event": "match_started", "game": runner.engine.id,
                                          "room_id": room_id, "match_id": match_id})
         live.attach(runner)
