@@ -8,7 +8,7 @@ core 0 (``taskset``), and runs this load client pinned to core 1. Setup goes thr
 user: two guest players per room, the host creates the room, the guest joins, the host starts.
 Each player opens the live WebSocket. Then, for ``--duration`` seconds, a seat that a pushed view
 says is awaited sends a random one of its pushed ``legal_actions`` at once; when a match ends both
-players ask for a rematch (``POST /rematch``) and play the new match on the same sockets.
+players ask for a rematch over their sockets (``{"type": "rematch"}``) and play the new match on them.
 
 Method (the boardgame.io peer's): a move counts when EVERY seat of its room holds a newer version
 than the one it was sent from; its latency is from the send to that moment; one move is in
@@ -96,13 +96,13 @@ class Room:
         self.versions = [-1, -1]  # what each seat holds (of the current match)
         self.pending: dict[int, float] = {}  # version an action was sent from -> send time
         self.sent_at = [-1, -1]  # the version each seat last acted on
-        self.rematch_asked: str | None = None
+        self.rematch_asked: list[str | None] = [None, None]  # the finished match each seat said yes to
         self.sockets: list = [None, None]
         self.got_view = False
         self.moves = 0
 
 
-async def player_socket(room: Room, seat: int, url: str, stats: Stats, http: httpx.AsyncClient, rng: random.Random,
+async def player_socket(room: Room, seat: int, url: str, stats: Stats, rng: random.Random,
                         ready: asyncio.Event, counter: list[int], total: int) -> None:
     try:
         async with connect(f"{url}/ws/rooms/{room.id}?token={room.tokens[seat]}", max_size=2**22,
@@ -112,7 +112,7 @@ async def player_socket(room: Room, seat: int, url: str, stats: Stats, http: htt
                 message = orjson.loads(frame)
                 kind = message.get("type")
                 if kind == "view":
-                    await on_view(room, seat, message, len(frame), stats, http, rng, ws)
+                    await on_view(room, seat, message, len(frame), stats, rng, ws)
                     if not room.got_view and all(v >= 0 for v in room.versions):
                         room.got_view = True
                         counter[0] += 1
@@ -127,7 +127,7 @@ async def player_socket(room: Room, seat: int, url: str, stats: Stats, http: htt
     stats.closes[str(ws.close_code)] += 1
 
 
-async def on_view(room: Room, seat: int, message: dict, size: int, stats: Stats, http, rng, ws) -> None:
+async def on_view(room: Room, seat: int, message: dict, size: int, stats: Stats, rng, ws) -> None:
     now = time.perf_counter()
     live = stats.live(now)
     if live:
@@ -148,9 +148,9 @@ async def on_view(room: Room, seat: int, message: dict, size: int, stats: Stats,
             room.moves += 1
             stats.latencies.append((now - t0) * 1000)
     if message["outcome"] is not None:
-        if room.rematch_asked != room.match_id and stats.running:
-            room.rematch_asked = room.match_id
-            asyncio.ensure_future(ask_rematch(room, http, stats))
+        if room.rematch_asked[seat] != room.match_id and stats.running:
+            room.rematch_asked[seat] = room.match_id  # each seat's yes over its own socket
+            await ws.send('{"type":"rematch"}')
         return
     if not stats.live(now) or not message["legal_actions"] or room.sent_at[seat] >= version:
         return
@@ -158,17 +158,6 @@ async def on_view(room: Room, seat: int, message: dict, size: int, stats: Stats,
     room.pending.setdefault(version, time.perf_counter())
     await ws.send(orjson.dumps({"type": "action", "action": rng.choice(message["legal_actions"]),
                                 "version": version}).decode())
-
-
-async def ask_rematch(room: Room, http: httpx.AsyncClient, stats: Stats) -> None:
-    try:
-        for token in room.tokens:
-            response = await http.post(f"/api/rooms/{room.id}/rematch", headers={"Authorization": f"Bearer {token}"})
-            if response.status_code >= 500:
-                stats.http_5xx += 1
-    except httpx.HTTPError:
-        if stats.running:  # after the window the server is being stopped
-            stats.errors["rematch_request_failed"] += 1
 
 
 async def spectator_socket(room_id: str, url: str, stats: Stats, joined: list[int]) -> None:
@@ -252,7 +241,7 @@ async def run_load(args, base: str, server_pid: int) -> dict:
         tasks = []
         for room in all_rooms:
             for seat in (0, 1):
-                tasks.append(asyncio.ensure_future(player_socket(room, seat, url, stats, http, rng, ready, counter,
+                tasks.append(asyncio.ensure_future(player_socket(room, seat, url, stats, rng, ready, counter,
                                                                  len(all_rooms))))
             if len(tasks) % 200 == 0:
                 await asyncio.sleep(0.05)  # do not open thousands of handshakes in one go

@@ -3,7 +3,9 @@
 Server -> client: ``room`` (seats, presence), ``view`` (this seat's redacted view, versioned),
 ``error`` (code, message; nothing changed), ``chat``, ``chat_history``, ``pong``.
 Client -> server: ``{"type": "action", "action": {...}, "version": n}``, ``{"type": "sync",
-"version": n}`` (what did I miss?), ``{"type": "ping"}``, ``{"type": "chat", "text", "channel"?}``.
+"version": n}`` (what did I miss?), ``{"type": "ping"}``, ``{"type": "chat", "text", "channel"?}``, ``{"type": "rematch"}`` (a seated
+player's yes to a rematch once the match is over, as ``POST /api/rooms/{id}/rematch``: every socket
+of the room gets the ``rematch`` state, and the new match's views once everyone has said yes).
 Any of them may carry an ``id`` (a string of up to 64 characters or an integer): an error that
 answers that message repeats it as ``ref``. An accepted action has no reply of its own: the next
 view (its version) is the answer.
@@ -28,6 +30,7 @@ from app.errors import ApiError
 from app.limits.sockets import SocketGuard, admit_socket
 from app.live.connection import Connection
 from app.live.room import LiveRoom
+from app.rematch.confirm import confirm as confirm_rematch
 from app.observability import logs
 from app.schemas import json_problem
 from app.unavailable import is_outage, unavailable
@@ -141,6 +144,11 @@ async def _dispatch(live: LiveRoom, connection: Connection, message: dict, state
         if problem:
             raise ApiError(400, "invalid_action", f"the action cannot be taken: {problem}")
         await live.runner.submit(seat, message.get("action"), version)
+    elif kind == "rematch":
+        if connection.player_id is None:
+            raise ApiError(403, "not_seated", "only a player seated in this room can ask for a rematch")
+        if await guard.admit("actions"):
+            await confirm_rematch(state.hub, live.id, connection.player_id)
     elif kind == "chat":
         await handle_chat(live, connection, message, guard, state.db, state.settings)
     else:

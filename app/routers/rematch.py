@@ -1,6 +1,7 @@
 """Rematch in the same room: ``POST /api/rooms/{id}/rematch`` is one seated person's "yes";
 when every seated person has said yes (bots say yes at once) the new match starts with the same
-seats and a new seed. Sockets in the room get ``{"type": "rematch", ...}`` after every vote.
+seats and a new seed. Sockets in the room get ``{"type": "rematch", ...}`` after every vote
+(a seated player's socket may vote itself: ``{"type": "rematch"}``, see ``app.routers.live``).
 Nobody can answer for a person who is gone: their seat keeps the rematch waiting (a new room
 is the way on without them)."""
 
@@ -13,6 +14,7 @@ from fastapi import APIRouter
 from app.deps import CurrentPlayer, HubDep
 from app.limits.rest import rate_limit
 from app.rematch import service
+from app.rematch.confirm import confirm
 from app.routers.rooms import RATE_LIMITED
 
 router = APIRouter(tags=["rematch"])
@@ -27,12 +29,7 @@ async def rematch_state(room_id: str, hub: HubDep) -> dict:
              dependencies=[rate_limit("actions")],
              responses={**RATE_LIMITED, 403: {"description": "`not_seated`"}, 409: {"description": "`no_rematch`: the match is not over"}})
 async def confirm_rematch(room_id: str, player: CurrentPlayer, hub: HubDep) -> dict:
-    live = await hub.room(room_id)  # loaded before the vote, so the new match gets the only runner
-    current, started = await asyncio.to_thread(service.vote, hub.session_factory, room_id, player.id)
-    if started is not None:
-        await hub.attach_match(room_id, started.match.id, started)
-    live.push_to({"type": "rematch", **current.as_dict()})
-    return current.as_dict()
+    return (await confirm(hub, room_id, player.id)).as_dict()
 
 
 @router.get("/api/matches/{match_id}/rematch", summary="The match this one rematched, and its own rematch")

@@ -105,3 +105,35 @@ def test_last_votes_at_once_start_exactly_one_match(server):
     assert len(started) == 1, results
     room = apis[0].get(f"/api/rooms/{room_id}").json()
     assert room["match_id"] in started and room["status"] == "running"
+
+
+def test_a_rematch_over_the_sockets_starts_on_the_same_sockets(server):
+    room_id, apis, old = finished_room(server)
+    sockets = [Socket(server.ws_url, room_id, api.token) for api in apis]
+    for socket in sockets:
+        socket.latest_view()
+    watcher = Socket(server.ws_url, room_id)
+    watcher.send({"type": "rematch", "id": "w1"})
+    refused = watcher.recv_until(lambda m: m["type"] == "error")
+    assert refused["code"] == "not_seated" and refused["ref"] == "w1"
+
+    sockets[0].send({"type": "rematch"})
+    for socket in sockets:
+        pushed = socket.recv_until(lambda m: m["type"] == "rematch")
+        assert pushed["confirmed"] == [0] and pushed["waiting"] == [1] and pushed["rematch_id"] is None
+    assert apis[0].get(f"/api/rooms/{room_id}").json()["status"] == "finished"
+
+    sockets[1].send({"type": "rematch"})
+    last = sockets[0].recv_until(lambda m: m["type"] == "rematch" and m["rematch_id"])
+    assert last["confirmed"] == [0, 1]
+    for socket in sockets:  # the new match's first view comes before or after the last rematch state
+        new_view = lambda m: m["type"] == "view" and m["match_id"] == last["rematch_id"]  # noqa: E731
+        view = next(filter(new_view, socket.received), None) or socket.recv_until(new_view)
+        assert view["version"] == 0 and view["outcome"] is None and view["legal_actions"]
+    room = apis[0].get(f"/api/rooms/{room_id}").json()
+    assert room["status"] == "running" and room["match_id"] == last["rematch_id"] != old["match_id"]
+    sockets[0].send({"type": "rematch", "id": 7})  # the new match is not over: refused, nothing changes
+    assert sockets[0].recv_until(lambda m: m["type"] == "error") == {
+        "type": "error", "code": "no_rematch", "message": "a rematch needs a finished match; the room is running", "ref": 7}
+    for socket in (*sockets, watcher):
+        socket.close()
