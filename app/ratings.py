@@ -36,6 +36,13 @@ def describe(mu: float, sigma: float) -> dict:
             "provisional": sigma >= PROVISIONAL_SIGMA}
 
 
+# Built once: every finished match asks it, in the action writer's batch transaction.
+_BOT_TOOK_OVER = select(or_(
+    select(Player.id).join(RoomSeat, RoomSeat.player_id == Player.id)
+    .where(RoomSeat.room_id == bindparam("b_room"), Player.is_bot.is_(True)).exists(),  # seated now
+    select(Abandonment.id).where(Abandonment.match_id == bindparam("b_match")).exists()))
+
+
 def unrated_reason(session: Session, match: Match | store.FinishedMatch) -> str | None:
     """Why this match does not change ratings, or None when it does."""
     if match.status == "aborted":
@@ -44,10 +51,7 @@ def unrated_reason(session: Session, match: Match | store.FinishedMatch) -> str 
         return "the match did not finish"
     if any(seat.get("bot") for seat in match.seats):
         return "a bot played"
-    bot_seated_now = (select(Player.id).join(RoomSeat, RoomSeat.player_id == Player.id)
-                      .where(RoomSeat.room_id == match.room_id, Player.is_bot.is_(True)).exists())
-    abandoned = select(Abandonment.id).where(Abandonment.match_id == match.id).exists()
-    if session.scalar(select(or_(bot_seated_now, abandoned))):
+    if session.scalar(_BOT_TOOK_OVER, {"b_room": match.room_id, "b_match": match.id}):
         return "a bot took over a seat"  # seated in place of a leaver, or playing for an absent player
     ids = [seat["player_id"] for seat in match.seats]
     if len(set(ids)) != len(ids):

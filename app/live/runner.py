@@ -1,8 +1,8 @@
 """A running match in memory: its state, version, the one-at-a-time apply path, and the timers
 for steps nobody types (SYSTEM steps after their delay, clocks running out, bots thinking).
 
-Every action, whoever takes it, goes through ``submit``: checked, applied by the engine, handed to
-the action writer, and once the writer reports it committed, the runner advances and reports the
+Every action, whoever takes it, goes through ``submit``: checked, applied by the engine (with the
+SYSTEM steps it makes due at once), handed to the action writer, and once the writer reports it committed, the runner advances and reports the
 new version to its ``listener`` (the room), which decides what to push. The runner knows nothing
 of rooms, sockets or the hub: it is given a clock, a writer and the seats its bots play."""
 
@@ -32,7 +32,12 @@ class RunnerListener(Protocol):
 
 
 class Writer(Protocol):
-    def append(self, entry: LogEntry) -> asyncio.Future: ...
+    def append(self, *entries: LogEntry) -> asyncio.Future: ...
+
+
+# Automatic steps applied with the action that made them due at once (a bound, not a rule: no
+# game chains more than a couple).
+MAX_IMMEDIATE_STEPS = 16
 
 
 class MatchRunner:
@@ -154,24 +159,52 @@ class MatchRunner:
                 log.exception("engine %s failed on an action in match %s", self.engine.id, self.match_id,
                               extra={"match_id": self.match_id, "seat": seat})
                 raise ApiError(422, "illegal_action", "the action could not be applied") from None
-            outcome = self.engine.outcome(new_state)
-            snapshot_due = outcome is not None or (self.version + 1) % self.snapshot_every == 0
-            entry = LogEntry(self.match_id, self.version, seat, action,
-                             self.engine.state_to_json(new_state) if snapshot_due else None, outcome)
-            committed = self.writer.append(entry)
+            steps = [(seat, action, new_state), *self._immediate_steps(new_state)]
+            entries = []
+            for index, (step_seat, step_action, step_state) in enumerate(steps):
+                idx = self.version + index
+                outcome = self.engine.outcome(step_state)
+                snapshot_due = outcome is not None or (idx + 1) % self.snapshot_every == 0
+                entries.append(LogEntry(self.match_id, idx, step_seat, step_action,
+                                        self.engine.state_to_json(step_state) if snapshot_due else None, outcome))
+            committed = self.writer.append(*entries)
             try:
                 await asyncio.shield(committed)
             except asyncio.CancelledError:
                 # Cancelled while the write is in flight: memory must still follow the database.
                 await asyncio.wait([committed])
                 if not committed.cancelled() and committed.exception() is None:
-                    self._advance(new_state, seat, action, outcome)
+                    self._advance_all(steps, entries)
                 raise
-            self._advance(new_state, seat, action, outcome)
+            self._advance_all(steps, entries)
             return self.version
 
-    def _advance(self, new_state, seat: int, action: dict, outcome: dict | None) -> None:
-        """The action is committed: move to the new version, tell the listener, restart timers."""
+    def _immediate_steps(self, state) -> list[tuple[int, dict, object]]:
+        """The SYSTEM steps due at once after ``state`` (no delay: a reveal with ``reveal_delay``
+        0), applied now with the action that made them due and committed in its transaction, so
+        they cost no timer task, lock or commit of their own. Each still has its own version in
+        the log and its own views. A step the engine refuses is left to the timer path."""
+        steps = []
+        while len(steps) < MAX_IMMEDIATE_STEPS and SYSTEM in self.engine.awaiting(state) and self._delay(state) <= 0:
+            try:
+                step = self.engine.legal_actions(state, SYSTEM)[0]
+                state = self.engine.apply(state, SYSTEM, step)
+            except Exception:
+                log.exception("engine %s failed on an automatic step in match %s", self.engine.id, self.match_id)
+                break
+            steps.append((SYSTEM, step, state))
+        return steps
+
+    def _delay(self, state) -> float:
+        return float(self.engine.delay(state)) if hasattr(self.engine, "delay") else 0.0
+
+    def _advance_all(self, steps: list, entries: list[LogEntry]) -> None:
+        for index, ((seat, action, state), entry) in enumerate(zip(steps, entries)):
+            self._advance(state, seat, action, entry.outcome, last=index == len(steps) - 1)
+
+    def _advance(self, new_state, seat: int, action: dict, outcome: dict | None, last: bool = True) -> None:
+        """The action is committed: move to the new version, tell the listener, and (after the
+        ``last`` of the steps committed together) restart timers."""
         before = self.engine.awaiting(self.state)
         self.state = new_state
         self.version += 1
@@ -189,7 +222,8 @@ class MatchRunner:
             self.listener.on_advanced(self)
             if outcome is not None:
                 self.listener.on_finished(self)
-        self.reschedule()
+        if last:
+            self.reschedule()
 
     # --- timers ------------------------------------------------------------------------------
 
@@ -200,7 +234,7 @@ class MatchRunner:
         self._timers = []
         awaited = self.engine.awaiting(self.state)
         if SYSTEM in awaited:
-            delay = float(self.engine.delay(self.state)) if hasattr(self.engine, "delay") else 0.0
+            delay = self._delay(self.state)
             action = self.engine.legal_actions(self.state, SYSTEM)[0]
             self._start(self._at(self.clock.now() + delay, SYSTEM, action, self.version))
         else:

@@ -1,14 +1,15 @@
 """Group commit of the action log: the one place where an accepted action becomes durable.
 
-Runners hand their ``LogEntry`` to ``ActionWriter.append`` and await it. One thread with its own
+Runners hand their ``LogEntry`` (or an action with the automatic steps it made due at once, as
+one unit) to ``ActionWriter.append`` and await it. One thread with its own
 database connection takes everything queued (the actions of every room that arrived while its
 previous commit ran, plus up to ``window`` seconds more), writes them in ONE transaction and
 commits, and only then resolves the waiting runners, which push their views. So no view ever
 shows an action that is not committed, and a commit's cost (an fsync on SQLite, a round trip
 on PostgreSQL) is shared by the whole batch.
 
-A batch that fails is retried one entry per transaction, so one bad entry (a duplicate version
-from a second writer) fails alone. ``before_commit`` hooks run inside the batch's transaction just
+A batch that fails is retried one unit per transaction, so one bad entry (a duplicate version
+from a second writer) fails alone, and with it only the steps appended with it. ``before_commit`` hooks run inside the batch's transaction just
 before it commits (the place for a cluster's fencing check: raise to refuse the whole batch)."""
 
 from __future__ import annotations
@@ -52,14 +53,15 @@ class ActionWriter:
     def start(self) -> None:
         self._thread.start()
 
-    def append(self, entry: LogEntry) -> asyncio.Future:
-        """Queue ``entry``; the future resolves (to None) once it is committed, or fails with an
-        ``ApiError`` (``stale_version``, ``match_over``, ``unavailable``) and nothing is stored."""
+    def append(self, *entries: LogEntry) -> asyncio.Future:
+        """Queue ``entries`` (one match's consecutive versions, committed together or not at all);
+        the future resolves (to None) once they are committed, or fails with an ``ApiError``
+        (``stale_version``, ``match_over``, ``unavailable``) and none of them is stored."""
         loop = asyncio.get_running_loop()
         future = loop.create_future()
         if not self._pending:
             loop.call_soon(self._hand_over)
-        self._pending.append((entry, future, loop))
+        self._pending.append((entries, future, loop))
         return future
 
     def _hand_over(self) -> None:
@@ -105,23 +107,23 @@ class ActionWriter:
         return batch, False
 
     def _commit(self, batch: list) -> None:
-        entries = [entry for entry, _, _ in batch]
+        units = [entries for entries, _, _ in batch]
         try:
-            self._write(entries)
+            self._write([entry for unit in units for entry in unit])
             outcomes = [None] * len(batch)
         except Exception as exc:
             if len(batch) == 1:
                 outcomes = [_as_api_error(exc)]
             else:
                 outcomes = []
-                for entry in entries:  # isolate the entry that failed
+                for unit in units:  # isolate the unit that failed
                     try:
-                        self._write([entry])
+                        self._write(list(unit))
                         outcomes.append(None)
                     except Exception as single:
                         outcomes.append(_as_api_error(single))
         self.batches += 1
-        self.committed += sum(1 for outcome in outcomes if outcome is None)
+        self.committed += sum(len(unit) for unit, outcome in zip(units, outcomes) if outcome is None)
         by_loop: dict = {}
         for (_, future, loop), outcome in zip(batch, outcomes):
             by_loop.setdefault(loop, []).append((future, outcome))

@@ -34,9 +34,9 @@ deduce a timed-out prediction.
 
 from __future__ import annotations
 
-import copy
 import random
 
+from engines.plain import copy_plain
 from engines.protocol import SYSTEM, IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
 from engines.synomilia import data
 from engines.synomilia.view import build_view
@@ -266,8 +266,8 @@ def state_to_json(state: State) -> dict:
         "last_actor": state.last_actor,
         "first_revealer": state.first_revealer,
         "end_condition": state.end_condition,
-        "history": copy.deepcopy(list(state.history)),
-        "game_end": copy.deepcopy(state.game_end),
+        "history": copy_plain(list(state.history)),
+        "game_end": copy_plain(state.game_end),
     }
 
 
@@ -288,8 +288,8 @@ def state_from_json(d: dict) -> State:
     state.last_actor = d["last_actor"]
     state.first_revealer = d["first_revealer"]
     state.end_condition = d["end_condition"]
-    state.history = tuple(copy.deepcopy(d["history"]))
-    state.game_end = copy.deepcopy(d["game_end"])
+    state.history = tuple(copy_plain(d["history"]))
+    state.game_end = copy_plain(d["game_end"])
     return state
 
 
