@@ -77,3 +77,27 @@ def test_every_version_resumes_to_the_replayed_state(database_url):
             match, log = stored_match(database_url, match_id)
             assert match.version == len(log) - len(log) % 3
             assert resumed_state(database_url, match_id) == (len(log), ENGINE.state_to_json(states_by_version(match, log)[-1]))
+
+
+def test_a_reveal_without_delay_is_committed_with_the_action_that_made_it_due(database_url):
+    """The SYSTEM reveal that an action makes due at once (``reveal_delay`` 0) is applied and
+    committed with that action: the answer to the action is already past the reveal, and the log
+    holds both, each its own version, exactly what a replay from the seed gives."""
+    with started_match(database_url, 4) as (room_id, apis, match_id):
+        rng, reveals = random.Random(5), 0
+        for _ in range(60):
+            view = next(v for v in (api.get(f"/api/rooms/{room_id}/view").json() for api in apis) if v["legal_actions"])
+            api = apis[view["seat"]]
+            answer = api.post(f"/api/rooms/{room_id}/actions",
+                              {"action": rng.choice(view["legal_actions"]), "version": view["version"]}).json()
+            assert -1 not in answer["awaiting"]  # never left waiting for the reveal
+            match, log = stored_match(database_url, match_id)
+            assert len(log) == answer["version"]  # committed before the answer, nothing after it
+            steps = answer["version"] - view["version"]
+            assert [seat for seat, _ in log[view["version"]:]] == [view["seat"]] + [-1] * (steps - 1)
+            reveals += steps - 1
+            if answer["outcome"] is not None:
+                break
+        assert reveals >= 1
+        states = states_by_version(match, log)
+        assert resumed_state(database_url, match_id) == (len(log), ENGINE.state_to_json(states[-1]))
