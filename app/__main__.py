@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import uvicorn
 
 from app.db import migrate
@@ -17,6 +19,7 @@ def main() -> None:
     from app.main import create_app
 
     app = create_app(settings)
+    tune_gc(settings.gc_young_threshold)
     print(f"Asobiba is running at http://{settings.host}:{settings.port}/", flush=True)
     # log_config=None: uvicorn's loggers go through ours (logs.configure). SIGTERM drains first
     # (app/lifecycle.py); timeout_graceful_shutdown is what is left of SHUTDOWN_TIMEOUT by then.
@@ -26,6 +29,16 @@ def main() -> None:
                             proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips,
                             timeout_graceful_shutdown=settings.shutdown_timeout)
     GracefulServer(config, app.state.lifecycle).run()
+
+
+def tune_gc(young_threshold: int) -> None:
+    """Fewer collections under load (``Settings.gc_young_threshold``), and the objects made while
+    starting (modules, routes, the app) moved out of the collector's sight for good (``gc.freeze``):
+    they live as long as the process, and every full collection would scan them again."""
+    gc.freeze()
+    if young_threshold > 0:
+        _, middle, old = gc.get_threshold()
+        gc.set_threshold(young_threshold, middle, old)
 
 
 if __name__ == "__main__":

@@ -99,6 +99,11 @@ class Settings(BaseSettings):
     # WebSocket compression (permessage-deflate). Off: each view is encoded once and the same bytes
     # go to every socket of a seat; deflate would compress them again for every socket.
     ws_per_message_deflate: bool = False
+    # Python's cyclic garbage collector: a young-generation collection after this many new
+    # container objects (Python's default is 700). Every move allocates hundreds of short-lived
+    # dicts and lists (views, messages, frames); at 700 the collector ran several times per move
+    # and its older generations rescanned every room's state. 0 keeps Python's default.
+    gc_young_threshold: int = 50_000
 
     def invite_base(self) -> str:
         return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
