@@ -175,7 +175,7 @@ def begin_match(session: Session, room, seats) -> MatchInfo:
 
 def write_log(session: Session, entries: list[LogEntry]) -> None:
     """Append ``entries`` (of any matches, each match's in order) inside the caller's transaction:
-    one multi-row INSERT into the log, a snapshot UPDATE where one is due, and for an action that
+    one multi-row INSERT into the log, one UPDATE for the snapshots that are due, and for an action that
     ended its match the outcome, the room's status and the finish hooks (ratings).
 
     The unique (match_id, idx) constraint refuses a second writer for the same version."""
@@ -185,14 +185,13 @@ def write_log(session: Session, entries: list[LogEntry]) -> None:
     connection = session.connection()
     connection.execute(_APPEND, [
         {"match_id": e.match_id, "idx": e.idx, "seat": e.seat, "action": e.action, "created_at": now} for e in entries])
+    snapshots = [{"b_id": e.match_id, "b_idx": e.idx, "version": e.idx + 1, "state": e.snapshot}
+                 for e in entries if e.snapshot is not None and e.outcome is None]
+    if snapshots:  # one statement (one round trip on PostgreSQL) for the batch's snapshots
+        connection.execute(_SNAPSHOT, snapshots)
     for entry in entries:
-        if entry.snapshot is None:
-            continue
-        if entry.outcome is None:
-            connection.execute(_SNAPSHOT, {"b_id": entry.match_id, "b_idx": entry.idx,
-                                           "version": entry.idx + 1, "state": entry.snapshot})
-            continue
-        _finish(session, entry, now)
+        if entry.outcome is not None:
+            _finish(session, entry, now)
 
 
 _APPEND = insert(MatchAction.__table__)

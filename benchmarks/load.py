@@ -260,6 +260,7 @@ async def run_load(args, base: str, server_pid: int) -> dict:
         await asyncio.sleep(1.0)
         rss_sockets = proc_rss(server_pid)
 
+        commits0 = await commit_figures(http)  # before the window: it waits behind every socket
         srv0, cpu0 = proc_ticks(server_pid), os.times()
         w0 = time.perf_counter()
         stats.running, stats.t_end = True, w0 + args.duration
@@ -267,8 +268,7 @@ async def run_load(args, base: str, server_pid: int) -> dict:
             for seat, ws in enumerate(room.sockets):
                 if ws is not None:
                     await ws.send(orjson.dumps({"type": "sync", "version": room.versions[seat]}).decode())
-        commits0 = await commit_figures(http)
-        await asyncio.sleep(args.duration)
+        await asyncio.sleep(max(0.0, stats.t_end - time.perf_counter()))
         stats.running = False
         wall = time.perf_counter() - w0
         srv1, cpu1 = proc_ticks(server_pid), os.times()
