@@ -4,6 +4,11 @@ Hidden: the opponent's face-down prediction (and so whether their change was a s
 until it is revealed; during the reveal phase only the first revealer's card is shown — the
 second card appears only after the SYSTEM reveal step has been applied (in ``last_bout``).
 Everything else (chips, pile faces, markers, available/used cards, plays) is public.
+
+Plays and bout results are codes and numbers (``type``, ``end_condition``, ``reason``, payout
+``step``/``due``/``paid``): a client words them in its player's language with the players' names
+(the browser's ``static/games/synomilia.js``). Wording them here repeated ~2 KB of bilingual text
+in every view of a bout; only the game's final ``result`` carries its texts.
 """
 
 from __future__ import annotations
@@ -55,8 +60,6 @@ def _public(state) -> dict:
             "cards": revealed,
             "count": len(state.pile),
             "end_condition": end,
-            "end_en": data.END_TEXTS[end][0],
-            "end_ja": data.END_TEXTS[end][1],
             "delay": float(state.options["reveal_delay"]),
         },
         **_memo(_BOUTS_MEMO, state.history, _finished_bouts),
@@ -98,9 +101,7 @@ def _finished_bouts(history: tuple) -> dict:
 
 @lru_cache(maxsize=None)  # a handful of (seat, kind) pairs
 def _play(seat: int, kind: str) -> dict:
-    en, ja = data.PLAY_TEXTS[kind]
-    entry = {"seat": seat, "type": "stack" if kind in data.FACES else kind,
-             "text_en": en.format(p=seat + 1), "text_ja": ja.format(p=seat + 1)}
+    entry = {"seat": seat, "type": "stack" if kind in data.FACES else kind}
     if kind in data.FACES:
         entry["face"] = kind
     return entry
@@ -108,16 +109,8 @@ def _play(seat: int, kind: str) -> dict:
 
 def _bout(h: dict) -> dict:
     winner = h["winner"]
-    fmt = {"w": winner + 1, "l": 2 - winner, "n": h["count"]}
-    lines = []
-    for step, line in zip(data.PAYOUT, h["payout"]):
-        text_en = step["en"].format(due=line["due"], moons=h["moons"])
-        text_ja = step["ja"].format(due=line["due"], moons=h["moons"])
-        if line["paid"] < line["due"]:
-            text_en += data.SHORT_EN.format(paid=line["paid"])
-            text_ja += data.SHORT_JA.format(paid=line["paid"])
-        lines.append({"step": line["step"], "due": line["due"], "paid": line["paid"],
-                      "from": line["from"], "text_en": text_en, "text_ja": text_ja})
+    lines = [{"step": line["step"], "due": line["due"], "paid": line["paid"], "from": line["from"]}
+             for line in h["payout"]]
     return {
         "bout": h["bout"],
         "cards": list(h["cards"]),
@@ -128,13 +121,9 @@ def _bout(h: dict) -> dict:
         "last_actor": h["last_actor"],
         "first_revealer": h["first_revealer"],
         "end_condition": h["end_condition"],
-        "end_en": data.END_TEXTS[h["end_condition"]][0],
-        "end_ja": data.END_TEXTS[h["end_condition"]][1],
         "winner": winner,
         "loser": 1 - winner,
         "reason": h["reason"],
-        "reason_en": data.REASON_TEXTS[h["reason"]][0].format(**fmt),
-        "reason_ja": data.REASON_TEXTS[h["reason"]][1].format(**fmt),
         "winner_held": h["winner_held"],
         "payout": lines,
         "received": sum(line["paid"] for line in h["payout"]),

@@ -23,7 +23,7 @@ def vjson(state, seat):
     return observed(E, state, seat, 2)
 
 
-PLAY_RULES = {kind: LogRule({"seat", "text_en", "text_ja"} | ({"face"} if kind == "stack" else set()))
+PLAY_RULES = {kind: LogRule({"seat"} | ({"face"} if kind == "stack" else set()))
               for kind in ("stack", "change", "pass")}
 
 
