@@ -2,9 +2,10 @@
 for steps nobody types (SYSTEM steps after their delay, clocks running out, bots thinking).
 
 Every action, whoever takes it, goes through ``submit``: checked, applied by the engine (with the
-SYSTEM steps it makes due at once), handed to the action writer, and once the writer reports it committed, the runner advances and reports the
-new version to its ``listener`` (the room), which decides what to push. The runner knows nothing
-of rooms, sockets or the hub: it is given a clock, a writer and the seats its bots play."""
+SYSTEM steps it makes due at once), handed to the action writer, and once the writer reports it
+committed, the runner advances and reports each new version to its ``listener`` (the room), which
+decides what to push. The runner knows nothing of rooms, sockets or the hub: it is given a clock,
+a writer and the seats its bots play."""
 
 from __future__ import annotations
 
@@ -123,17 +124,20 @@ class MatchRunner:
         more, on every move, than the logging it serves)."""
         received = time.perf_counter()
         try:
-            new_version = await self._apply(seat, action, version)
+            new_version, steps = await self._apply(seat, action, version)
         except ApiError as exc:
             metrics.action_refused(self.engine.id, exc.code)
             log.debug("action refused", extra={"match_id": self.match_id, "seat": seat, "code": exc.code,
                                                "version": version})
             raise
-        metrics.action_latency(self.engine.id, time.perf_counter() - received)
+        elapsed = time.perf_counter() - received
+        for _ in range(steps):  # the SYSTEM steps applied with it took the same time
+            metrics.action_latency(self.engine.id, elapsed)
         log.debug("action applied", extra={"match_id": self.match_id, "seat": seat, "version": new_version})
         return new_version
 
-    async def _apply(self, seat: int, action, version: int | None) -> int:
+    async def _apply(self, seat: int, action, version: int | None) -> tuple[int, int]:
+        """The new version and the number of versions (steps) it took."""
         if self.closing:
             raise ApiError(503, "shutting_down", "the server is restarting: reconnect and send the action again")
         async with self.lock:
@@ -177,7 +181,7 @@ class MatchRunner:
                     self._advance_all(steps, entries)
                 raise
             self._advance_all(steps, entries)
-            return self.version
+            return self.version, len(steps)
 
     def _immediate_steps(self, state) -> list[tuple[int, dict, object]]:
         """The SYSTEM steps due at once after ``state`` (no delay: a reveal with ``reveal_delay``
