@@ -23,6 +23,7 @@ import secrets
 import socket
 import time
 
+from redis.exceptions import RedisError
 from sqlalchemy import select
 
 from app import store
@@ -281,14 +282,19 @@ class ClusterHub(Hub):
             live.runner.receive(body["version"], body["texts"], restart=True)
 
     async def _forward(self, room_id: str, seat: int, action, version) -> int:
-        owner = self._owners.get(room_id) or await self.leases.owner(room_id)
+        try:
+            owner = self._owners.get(room_id) or await self.leases.owner(room_id)
+            if owner is None or owner == self.node_id:
+                live = self.rooms.get(room_id)
+                if owner is None and live is not None:
+                    await self._settle_match(live, await self.db.run(store.room_info, room_id))
+                if live is None or room_id not in self.owned:
+                    raise ApiError(503, "owner_unavailable", "the server running this match is changing; retry in a moment")
+        except (RedisError, OSError):  # nothing was sent or applied yet: the client may retry
+            raise ApiError(503, "owner_unavailable",
+                           "the server running this match cannot be found right now; retry in a moment") from None
         if owner is None or owner == self.node_id:
-            live = self.rooms.get(room_id)
-            if owner is None and live is not None:
-                await self._settle_match(live, await self.db.run(store.room_info, room_id))
-            if live is not None and room_id in self.owned:
-                return await live.runner.submit(seat, action, version)
-            raise ApiError(503, "owner_unavailable", "the server running this match is changing; retry in a moment")
+            return await live.runner.submit(seat, action, version)
         try:
             body = await self.bus.request(owner, "submit", {"room": room_id, "seat": seat, "action": action,
                                                             "version": version}, timeout=10)

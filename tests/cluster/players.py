@@ -140,6 +140,19 @@ def _await_answer(seat: Seat, version: int, ref: str) -> str:
     return "lost"
 
 
+def finished_room(api, room_id: str, timeout: float = 5.0) -> dict:
+    """The room as a REST read through the load balancer sees it once the match is over. The
+    process that answers may be a mirror, whose copy of the room follows the owner's published
+    views a moment after the socket that saw the final view: a short propagation delay is the
+    cluster's contract, a mirror that stays behind is not (the read then fails here)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        room = api.get(f"/api/rooms/{room_id}").json()
+        if room["status"] == "finished" or time.monotonic() > deadline:
+            return room
+        time.sleep(0.05)
+
+
 def check_log(log: list[tuple[int, dict]], acked, lost, driven: set[int] | None = None) -> None:
     """Every acknowledged action is in the log at its version; every other action in the log of a
     seat the test plays (``driven``, default all) is one whose answer was lost with a killed

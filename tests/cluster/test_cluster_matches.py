@@ -11,7 +11,7 @@ import threading
 
 import engines
 from engines.bots import get as get_bot
-from tests.cluster.players import Seat, check_log, play, unbroken
+from tests.cluster.players import Seat, check_log, finished_room, play, unbroken
 from tests.support.cluster import LocalCluster
 from tests.support.driver import check_pushed_views, setup_room, stored_match
 
@@ -41,7 +41,7 @@ def test_every_game_with_players_on_different_processes(postgres_url, tmp_path):
                 assert started.status_code == 200, started.text
                 final, acked, lost = play(seats, bot_policy(game), random.Random(index))
                 spectator.pump(1.0)
-                room = apis[1].get(f"/api/rooms/{room_id}").json()
+                room = finished_room(apis[1], room_id)
                 results[game] = (room, final, acked, lost, seats, spectator)
             except BaseException as exc:  # reported by the main thread
                 failures.append((game, exc))

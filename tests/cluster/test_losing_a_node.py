@@ -19,9 +19,9 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
 from app.models import MatchOwner
-from tests.cluster.players import Seat, check_log, play, unbroken
+from tests.cluster.players import Seat, check_log, finished_room, play, unbroken
 from tests.cluster.test_cluster_matches import OPTIONS, bot_policy
-from tests.support.clients import Api
+from tests.support.clients import Api, Socket
 from tests.support.cluster import LocalCluster
 from tests.support.driver import check_pushed_views, setup_room, stored_match
 from tests.support.redis import REDIS_URL, CuttableLink, PrivateRedis
@@ -61,7 +61,7 @@ def start(cluster, game, names, **room):
 
 
 def finish_checks(database_url, room_id, apis, seats, final, acked, lost, gaps_allowed=False):
-    room = apis[0].get(f"/api/rooms/{room_id}").json()
+    room = finished_room(apis[0], room_id)
     assert room["status"] == "finished", room
     match, log = stored_match(database_url, room["match_id"])
     assert match.outcome == final["outcome"]
@@ -158,5 +158,35 @@ def test_redis_restarted_mid_match(postgres_url, tmp_path):
             final, acked, lost = play(seats, bot_policy("mipolin"), random.Random(5), on_step=on_step)
             assert restarts
             finish_checks(postgres_url, room_id, apis, seats, final, acked, lost, gaps_allowed=True)
+    finally:
+        redis_server.stop()
+
+
+def test_an_action_while_redis_is_down_is_refused_and_the_socket_stays_open(postgres_url, tmp_path):
+    """A socket on a process that is not the room's owner, while Redis is down: its actions cannot
+    reach the owner. Each gets an error answering it (its ``ref``) that tells the client to retry
+    or resync, the socket stays open, and nothing is applied."""
+    redis_server = PrivateRedis(tmp_path)
+    redis_server.start()
+    try:
+        with LocalCluster(postgres_url, tmp_path, size=2, redis_url=redis_server.url) as cluster:
+            room_id, apis, _, match_id = start(cluster, "synomilia", ["A", "B"])
+            _, owner_node = owner_epoch(postgres_url, match_id)
+            other = next(s for s in cluster.servers if s is not server_of(cluster, owner_node))
+            sockets = [Socket(other.ws_url, room_id, api.token) for api in apis]
+            views = [socket.latest_view() for socket in sockets]
+            socket, view = next((s, v) for s, v in zip(sockets, views) if v["legal_actions"])
+            redis_server.stop()
+            for attempt in range(3):
+                ref = f"while-down-{attempt}"
+                socket.send({"type": "action", "action": view["legal_actions"][0], "version": view["version"],
+                             "id": ref})
+                answer = socket.recv_until(lambda m, ref=ref: m["type"] == "error" and m.get("ref") == ref, timeout=20)
+                assert answer["code"] in ("owner_unavailable", "outcome_unknown"), answer
+            socket.send({"type": "ping"})
+            socket.recv_until(lambda m: m["type"] == "pong")
+            redis_server.start()
+            _, log = stored_match(postgres_url, match_id)
+            assert len(log) == view["version"]
     finally:
         redis_server.stop()
