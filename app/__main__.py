@@ -25,7 +25,7 @@ def main() -> None:
     # (app/lifecycle.py); timeout_graceful_shutdown is what is left of SHUTDOWN_TIMEOUT by then.
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_config=None,
                             ws_max_size=settings.max_frame_bytes * 4,
-                            ws_per_message_deflate=settings.ws_per_message_deflate,
+                            ws=settings.ws_protocol, ws_per_message_deflate=settings.ws_per_message_deflate,
                             proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips,
                             timeout_graceful_shutdown=settings.shutdown_timeout)
     GracefulServer(config, app.state.lifecycle).run()

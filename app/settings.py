@@ -99,6 +99,10 @@ class Settings(BaseSettings):
     # WebSocket compression (permessage-deflate). Off: each view is encoded once and the same bytes
     # go to every socket of a seat; deflate would compress them again for every socket.
     ws_per_message_deflate: bool = False
+    # uvicorn's WebSocket implementation: "websockets-sansio" writes a frame straight to the
+    # transport (no lock, drain or task per send, as its older "websockets" one does);
+    # "websockets" remains for operators who need it.
+    ws_protocol: Literal["websockets-sansio", "websockets"] = "websockets-sansio"
     # Python's cyclic garbage collector: a young-generation collection after this many new
     # container objects (Python's default is 700). Every move allocates hundreds of short-lived
     # dicts and lists (views, messages, frames); at 700 the collector ran several times per move
