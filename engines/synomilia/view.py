@@ -14,6 +14,7 @@ in every view of a bout; only the game's final ``result`` carries its texts.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from functools import lru_cache
 
 from engines.synomilia import data
@@ -73,20 +74,22 @@ def _public(state) -> dict:
 # while the entry lives; a few thousand matches' worth each. The public view is the same for
 # every seat of a version, the finished bouts for every version of a bout. Bots build views in
 # worker threads: changes to a memo take the lock.
-_PUBLIC_MEMO: dict[int, tuple[object, dict]] = {}
-_BOUTS_MEMO: dict[int, tuple[object, dict]] = {}
+# (OrderedDict: dropping the oldest entry is O(1); a plain dict's first key is found by scanning
+# past the slots of every entry deleted before it.)
+_PUBLIC_MEMO: OrderedDict[int, tuple[object, dict]] = OrderedDict()
+_BOUTS_MEMO: OrderedDict[int, tuple[object, dict]] = OrderedDict()
 _MEMO_SIZE = 4096
 _MEMO_LOCK = threading.Lock()
 
 
-def _memo(memo: dict, key, render) -> dict:
+def _memo(memo: OrderedDict, key, render) -> dict:
     entry = memo.get(id(key))
     if entry is not None and entry[0] is key:
         return entry[1]
     rendered = render(key)
     with _MEMO_LOCK:
         if len(memo) >= _MEMO_SIZE:
-            del memo[next(iter(memo))]  # the oldest
+            memo.popitem(last=False)  # the oldest
         memo[id(key)] = (key, rendered)
     return rendered
 
