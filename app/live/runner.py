@@ -81,14 +81,25 @@ class MatchRunner:
     # --- reading ---------------------------------------------------------------------------
 
     @property
+    def state(self):
+        return self._state
+
+    @state.setter
+    def state(self, state) -> None:
+        """States never change once made: who the current one awaits is worked out once here, not
+        at every read of a move (the apply check, each seat's view, deadlines, timers)."""
+        self._state = state
+        self.awaited: frozenset[int] = self.engine.awaiting(state)
+
+    @property
     def finished(self) -> bool:
-        return not self.engine.awaiting(self.state)
+        return not self.awaited
 
     def message(self, seat: int | None, state=None, version: int | None = None) -> dict:
         """The ``view`` message for one seat (None = spectator), computed for that seat only."""
         state = self.state if state is None else state
         version = self.version if version is None else version
-        awaiting = sorted(self.engine.awaiting(state))
+        awaiting = sorted(self.awaited if state is self.state else self.engine.awaiting(state))
         legal = self.engine.legal_actions(state, seat) if seat is not None and seat in awaiting else []
         return {
             "type": "view", "version": version, "seat": seat, "match_id": self.match_id,
@@ -146,7 +157,7 @@ class MatchRunner:
             if version is not None and version != self.version:
                 raise ApiError(409, "stale_version",
                                f"version {version} is stale: the match is at version {self.version}; resync")
-            awaited = self.engine.awaiting(self.state)
+            awaited = self.awaited
             if seat != SYSTEM and seat not in awaited:
                 raise ApiError(409, "not_your_turn",
                                f"{seat_name(seat)} is not awaited now (awaiting "
@@ -209,7 +220,7 @@ class MatchRunner:
     def _advance(self, new_state, seat: int, action: dict, outcome: dict | None, last: bool = True) -> None:
         """The action is committed: move to the new version, tell the listener, and (after the
         ``last`` of the steps committed together) restart timers."""
-        before = self.engine.awaiting(self.state)
+        before = self.awaited
         self.state = new_state
         self.version += 1
         self.history.append((self.version, new_state))
@@ -236,7 +247,7 @@ class MatchRunner:
         for task in self._timers:
             task.cancel()
         self._timers = []
-        awaited = self.engine.awaiting(self.state)
+        awaited = self.awaited
         if SYSTEM in awaited:
             delay = self._delay(self.state)
             action = self.engine.legal_actions(self.state, SYSTEM)[0]
@@ -264,7 +275,7 @@ class MatchRunner:
 
     def _next_deadline(self, skip: int | None = None) -> float | None:
         """The earliest deadline of a seat whose clock runs now (awaited, not played by a bot)."""
-        awaited = self.engine.awaiting(self.state)
+        awaited = self.awaited
         if SYSTEM in awaited:
             return None
         return min((when for seat, when in self.deadlines.items()
@@ -292,7 +303,7 @@ class MatchRunner:
         await self.clock.sleep_until(when)
         self._clock_task = self._clock_due = None
         now = self.clock.now()
-        awaited = self.engine.awaiting(self.state)
+        awaited = self.awaited
         due = sorted((deadline, seat) for seat, deadline in self.deadlines.items()
                      if deadline <= now and seat in awaited and seat not in self.bot_seats and SYSTEM not in awaited)
         seat = due[0][1] if due else None
@@ -340,7 +351,7 @@ class MatchRunner:
         if not hasattr(self.engine, "clock_seconds"):
             return
         now = self.clock.now()
-        awaited = self.engine.awaiting(self.state)
+        awaited = self.awaited
         deadlines = {}
         for seat in awaited:
             if seat < 0:
