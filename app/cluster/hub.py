@@ -284,7 +284,8 @@ class ClusterHub(Hub):
     async def _forward(self, room_id: str, seat: int, action, version) -> int:
         try:
             owner = self._owners.get(room_id) or await self.leases.owner(room_id)
-            if owner is None or owner == self.node_id:
+            here = owner is None or owner == self.node_id  # no owner now: this process may take the room
+            if here:
                 live = self.rooms.get(room_id)
                 if owner is None and live is not None:
                     await self._settle_match(live, await self.db.run(store.room_info, room_id))
@@ -293,7 +294,7 @@ class ClusterHub(Hub):
         except (RedisError, OSError):  # nothing was sent or applied yet: the client may retry
             raise ApiError(503, "owner_unavailable",
                            "the server running this match cannot be found right now; retry in a moment") from None
-        if owner is None or owner == self.node_id:
+        if here:
             return await live.runner.submit(seat, action, version)
         try:
             body = await self.bus.request(owner, "submit", {"room": room_id, "seat": seat, "action": action,

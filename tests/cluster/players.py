@@ -103,13 +103,16 @@ def play(seats: dict[int, Seat], policy, rng: random.Random, on_step=None, timeo
         seat = seats[number]
         action = policy(seat.latest, rng)
         ref = f"a{len(acked) + len(lost)}.{time.monotonic_ns()}"
-        if not seat.send({"type": "action", "action": action, "version": current, "id": ref}):
-            continue
-        outcome = _await_answer(seat, current, ref)
+        # A send that failed on a closing socket may still have delivered the frame: its fate is
+        # unknown, like an answer lost with a socket.
+        outcome = _await_answer(seat, current, ref) \
+            if seat.send({"type": "action", "action": action, "version": current, "id": ref}) else "lost"
         if outcome == "acked":
             acked.append((current, number, action))
         elif outcome == "lost":
             lost.append((current, number, action))
+            for other in seats.values():  # let its version, if it was applied, arrive before acting
+                other.pump(0.3)
         else:
             time.sleep(0.1)
     raise AssertionError("the match did not end in time: " + "; ".join(
