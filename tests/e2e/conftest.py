@@ -1,4 +1,4 @@
-"""One headless Chromium per test module (each test opens its own contexts in it)."""
+"""Where browser tests save screenshots (the shared Chromium is tests/conftest.py's ``browser``)."""
 
 from __future__ import annotations
 
@@ -6,14 +6,6 @@ import os
 from pathlib import Path
 
 import pytest
-
-from tests.support.browser import chromium
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as running:
-        yield running
 
 
 @pytest.fixture

@@ -5,39 +5,38 @@ from __future__ import annotations
 
 import random
 
-from tests.support.browser import chromium, click_until_outcome, create_room, join_room, watch_errors
+from tests.support.browser import click_until_outcome, create_room, join_room, watch_errors
 
 # Everything a player clicks at the table: action buttons, hand cards, reachable map areas.
 # (The notebook is a table of <td>/<th>, not buttons, so random clicking leaves it alone.)
 CLICKABLE = ".mipolin-root button:not(.mipolin-nb-clear), .mipolin-area.can"
 
 
-def test_three_browsers_play_a_whole_game(server):
+def test_three_browsers_play_a_whole_game(server, browser):
     rng = random.Random(5)
-    with chromium() as browser:
-        host = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
-        guests = [browser.new_context(viewport={"width": 360, "height": 740}).new_page() for _ in range(2)]
-        pages = [host, *guests]
-        errors = [watch_errors(page) for page in pages]
+    host = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
+    guests = [browser.new_context(viewport={"width": 360, "height": 740}).new_page() for _ in range(2)]
+    pages = [host, *guests]
+    errors = [watch_errors(page) for page in pages]
 
-        invite = create_room(host, server.base_url, "Aki", "mipolin")
-        for seat, (guest, name) in enumerate(zip(guests, ("Ben", "Chie")), start=1):
-            join_room(guest, host, invite, name, seat)
-        host.click("#start")
+    invite = create_room(host, server.base_url, "Aki", "mipolin")
+    for seat, (guest, name) in enumerate(zip(guests, ("Ben", "Chie")), start=1):
+        join_room(guest, host, invite, name, seat)
+    host.click("#start")
 
-        # the table shows the map, the Day track, the rules link and the private notebook
-        host.locator(".mipolin-map").wait_for()
-        assert host.locator(".mipolin-area").count() == 9
-        assert host.locator(".mipolin-day").count() == 6
-        assert host.locator(".mipolin-root a[href='/static/rules/mipolin.html']").count() == 1
-        cell = host.locator(".mipolin-nb td").first
-        cell.click()
-        host.locator(".mipolin-nb td", has_text="✗").first.wait_for()
-        host.wait_for_timeout(500)  # let the PUT land
-        host.reload()
-        host.locator(".mipolin-nb td", has_text="✗").first.wait_for(timeout=10000)
-        assert guests[0].locator(".mipolin-nb td", has_text="✗").count() == 0  # never shown to others
+    # the table shows the map, the Day track, the rules link and the private notebook
+    host.locator(".mipolin-map").wait_for()
+    assert host.locator(".mipolin-area").count() == 9
+    assert host.locator(".mipolin-day").count() == 6
+    assert host.locator(".mipolin-root a[href='/static/rules/mipolin.html']").count() == 1
+    cell = host.locator(".mipolin-nb td").first
+    cell.click()
+    host.locator(".mipolin-nb td", has_text="✗").first.wait_for()
+    host.wait_for_timeout(500)  # let the PUT land
+    host.reload()
+    host.locator(".mipolin-nb td", has_text="✗").first.wait_for(timeout=10000)
+    assert guests[0].locator(".mipolin-nb td", has_text="✗").count() == 0  # never shown to others
 
-        click_until_outcome(pages, CLICKABLE, rng)
-        assert "The culprit was" in host.locator(".mipolin-banner").inner_text()  # solution shown at the end
-        assert errors == [[], [], []]
+    click_until_outcome(pages, CLICKABLE, rng)
+    assert "The culprit was" in host.locator(".mipolin-banner").inner_text()  # solution shown at the end
+    assert errors == [[], [], []]

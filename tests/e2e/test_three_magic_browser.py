@@ -6,48 +6,47 @@ from __future__ import annotations
 
 import time
 
-from tests.support.browser import chromium, create_room, watch_errors
+from tests.support.browser import create_room, watch_errors
 
 
-def test_opening_turns_through_the_table(server):
-    with chromium() as browser:
-        host = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
-        errors = watch_errors(host)
-        create_room(host, server.base_url, "Aki", "three_magic")
-        for seat in (1, 2):
-            host.click(f".add-bot[data-seat='{seat}']")
-            host.locator(f".seat[data-seat='{seat}']", has_text="bot").wait_for()
-        host.click("#start")
+def test_opening_turns_through_the_table(server, browser):
+    host = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
+    errors = watch_errors(host)
+    create_room(host, server.base_url, "Aki", "three_magic")
+    for seat in (1, 2):
+        host.click(f".add-bot[data-seat='{seat}']")
+        host.locator(f".seat[data-seat='{seat}']", has_text="bot").wait_for()
+    host.click("#start")
 
-        root = host.locator(".three_magic-root")
-        root.wait_for()
-        assert host.locator(".three_magic-root a[href='/static/rules/three_magic.html']").count() == 1
-        assert host.locator(".three_magic-root", has_text="Catalyst indicators").count() == 1
-        me = host.locator(".three_magic-box.three_magic-me").last  # the hand box
-        assert me.locator(".three_magic-card").count() >= 8
+    root = host.locator(".three_magic-root")
+    root.wait_for()
+    assert host.locator(".three_magic-root a[href='/static/rules/three_magic.html']").count() == 1
+    assert host.locator(".three_magic-root", has_text="Catalyst indicators").count() == 1
+    me = host.locator(".three_magic-box.three_magic-me").last  # the hand box
+    assert me.locator(".three_magic-card").count() >= 8
 
-        discarded = 0
-        deadline = time.monotonic() + 120
-        while discarded < 3 and time.monotonic() < deadline:
-            slots = host.locator("button.three_magic-slot")
-            cards = host.locator("button.three_magic-card")
-            passes = host.locator("button.three_magic-btn", has_text="Pass")
-            try:
-                if slots.count():
-                    slots.last.click(timeout=1000)  # insert the drawn card at the end
-                elif cards.count():
-                    cards.last.click(timeout=1000)  # discard the last card
-                    discarded += 1
-                elif passes.count():
-                    passes.first.click(timeout=1000)
-            except Exception:
-                pass  # the table was redrawn under the click; try again
-            host.wait_for_timeout(100)
-        assert discarded == 3, "the host never got three turns"
-        # the host's own player box (first, the viewer is listed first) shows its discards
-        host.wait_for_timeout(500)
-        pond = host.locator(".three_magic-box").first.locator(".three_magic-small .three_magic-card")
-        assert pond.count() >= 1
-        width = host.evaluate("document.documentElement.scrollWidth")
-        assert width <= 380, f"table overflows a phone screen: {width}px"
-        assert errors == []
+    discarded = 0
+    deadline = time.monotonic() + 120
+    while discarded < 3 and time.monotonic() < deadline:
+        slots = host.locator("button.three_magic-slot")
+        cards = host.locator("button.three_magic-card")
+        passes = host.locator("button.three_magic-btn", has_text="Pass")
+        try:
+            if slots.count():
+                slots.last.click(timeout=1000)  # insert the drawn card at the end
+            elif cards.count():
+                cards.last.click(timeout=1000)  # discard the last card
+                discarded += 1
+            elif passes.count():
+                passes.first.click(timeout=1000)
+        except Exception:
+            pass  # the table was redrawn under the click; try again
+        host.wait_for_timeout(100)
+    assert discarded == 3, "the host never got three turns"
+    # the host's own player box (first, the viewer is listed first) shows its discards
+    host.wait_for_timeout(500)
+    pond = host.locator(".three_magic-box").first.locator(".three_magic-small .three_magic-card")
+    assert pond.count() >= 1
+    width = host.evaluate("document.documentElement.scrollWidth")
+    assert width <= 380, f"table overflows a phone screen: {width}px"
+    assert errors == []

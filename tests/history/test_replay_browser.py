@@ -10,7 +10,6 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.history.helpers import play_match, session_factory_for
-from tests.support.browser import chromium
 from tests.support.clients import Api
 from tests.support.server import ADMIN_TOKEN, start_in_thread
 
@@ -21,12 +20,6 @@ def sqlite_server(tmp_path):
     running = start_in_thread(f"sqlite:///{tmp_path / 'browser.db'}")
     yield running
     running.stop()
-
-
-@pytest.fixture
-def browser():
-    with chromium() as launched:
-        yield launched
 
 
 def open_page(browser, base_url, token=None, storage_key="asobiba.token", storage="localStorage"):

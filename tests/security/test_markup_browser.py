@@ -11,7 +11,6 @@ import random
 import pytest
 
 from tests.history.helpers import play_match, session_factory_for
-from tests.support.browser import chromium
 from tests.support.clients import Api
 from tests.support.server import ADMIN_TOKEN, start_in_thread
 
@@ -29,7 +28,7 @@ def sqlite_server(tmp_path):
     running.stop()
 
 
-def test_names_with_markup_are_text_on_every_page(sqlite_server):
+def test_names_with_markup_are_text_on_every_page(sqlite_server, browser):
     base = sqlite_server.base_url
     host, guest = Api.new_player(base, HOST), Api.new_player(base, GUEST)
     assert host.name == HOST  # stored as typed: escaping is the pages' job
@@ -45,24 +44,23 @@ def test_names_with_markup_are_text_on_every_page(sqlite_server):
     pages = [f"/r/{lobby}", f"/r/{table}", "/static/ratings.html?game=synomilia",
              f"/static/ratings.html?player={host.player_id}", f"/static/replay.html?match={match_id}",
              "/static/admin.html"]
-    with chromium() as browser:
-        context = browser.new_context(base_url=base)
-        context.add_init_script(
-            f"localStorage.setItem('asobiba.token', {json.dumps(host.token)});"
-            f"localStorage.setItem('asobiba.name', {json.dumps(host.name)});"
-            f"localStorage.setItem('asobiba.player', {json.dumps(host.player_id)});"
-            f"sessionStorage.setItem('asobiba.admin_token', {json.dumps(ADMIN_TOKEN)});")
-        page = context.new_page()
-        errors, violations = [], []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
-        for path in pages:
-            page.goto(path)
-            page.wait_for_function("([a, b]) => document.body.innerText.includes(a) && document.body.innerText.includes(b)",
-                                   arg=["Aki", "Ben"], timeout=15_000)
-            text = page.evaluate("document.body.innerText")
-            assert HOST in text or GUEST in text, path  # the markup itself is what shows
-            assert page.evaluate(INJECTED) == 0, path
-            assert page.evaluate("window.__xss") is None, path
-        assert errors == [] and violations == [], (errors, violations)
-        context.close()
+    context = browser.new_context(base_url=base)
+    context.add_init_script(
+        f"localStorage.setItem('asobiba.token', {json.dumps(host.token)});"
+        f"localStorage.setItem('asobiba.name', {json.dumps(host.name)});"
+        f"localStorage.setItem('asobiba.player', {json.dumps(host.player_id)});"
+        f"sessionStorage.setItem('asobiba.admin_token', {json.dumps(ADMIN_TOKEN)});")
+    page = context.new_page()
+    errors, violations = [], []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+    for path in pages:
+        page.goto(path)
+        page.wait_for_function("([a, b]) => document.body.innerText.includes(a) && document.body.innerText.includes(b)",
+                               arg=["Aki", "Ben"], timeout=15_000)
+        text = page.evaluate("document.body.innerText")
+        assert HOST in text or GUEST in text, path  # the markup itself is what shows
+        assert page.evaluate(INJECTED) == 0, path
+        assert page.evaluate("window.__xss") is None, path
+    assert errors == [] and violations == [], (errors, violations)
+    context.close()
