@@ -165,8 +165,8 @@ class ClusterHub(Hub):
         live = await self.room(room_id)
         info = started.room if started is not None else await self.db.run(store.room_info, room_id)
         live.apply_info(info)
+        live.push_room(now=True)  # "running" before the first view (as in Hub.attach_match)
         await self._settle_match(live, info)
-        live.push_room()
         live.publish({"t": "room"})
         return live.runner
 
@@ -346,8 +346,8 @@ class ClusterHub(Hub):
         if live is None or room_id not in self.owned:
             raise ApiError(503, "not_owner", "this server does not run that match")
         runner = live.runner
-        texts = {str(seat): runner.current(seat)[1] for seat in range(runner.num_players)}
-        texts["-"] = runner.current(None)[1]
+        texts = {str(seat): runner.current(seat)[1].text for seat in range(runner.num_players)}
+        texts["-"] = runner.current(None)[1].text
         return {"version": runner.version, "texts": texts}
 
     # --- what the room channel says --------------------------------------------------------------

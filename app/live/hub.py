@@ -64,7 +64,7 @@ class Hub:
         transaction read them, e.g. ``rematch.service.Started``) spares reading them back."""
         live = await self.room(room_id)
         live.apply_info(started.room if started is not None else await self.db.run(store.room_info, room_id))
-        live.push_room()
+        live.push_room(now=True)  # "running" before the first view: no page shows a table beside the lobby
         runner = self._runner(started.match if started is not None else await self.db.run(store.load_match, match_id))
         log.info("match started", extra={"event": "match_started", "game": runner.engine.id,
                                          "room_id": room_id, "match_id": match_id})

@@ -87,3 +87,15 @@ def test_presence_is_part_of_the_room_view(server):
     other.close()
     sock.recv_until(lambda m: m["type"] == "room" and not m["room"]["seats"][1]["connected"])
     assert host.get(f"/api/rooms/{room_id}").json()["seats"][1]["connected"] is False
+
+
+def test_a_socket_hears_the_room_is_running_before_its_first_view(server):
+    """The room page draws the lobby from the room message and the table from the view: a view
+    before the "running" room message would show the table beside the lobby's invite box."""
+    room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"])
+    sock = Socket(server.ws_url, room_id, guest.token)
+    sock.recv_until(lambda m: m["type"] == "room")
+    assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+    first_view = sock.recv_until(lambda m: m["type"] == "view")
+    rooms = [m["room"]["status"] for m in sock.received[:sock.received.index(first_view)] if m["type"] == "room"]
+    assert rooms[-1] == "running"
