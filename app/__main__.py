@@ -7,7 +7,8 @@ import gc
 import uvicorn
 
 from app.db import migrate
-from app.observability import logs
+from app.live.socket_protocol import uvicorn_ws
+from app.observability import logs, metrics
 from app.settings import get_settings
 
 
@@ -25,7 +26,7 @@ def main() -> None:
     # (app/lifecycle.py); timeout_graceful_shutdown is what is left of SHUTDOWN_TIMEOUT by then.
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_config=None,
                             ws_max_size=settings.max_frame_bytes * 4,
-                            ws=settings.ws_protocol, ws_per_message_deflate=settings.ws_per_message_deflate,
+                            ws=uvicorn_ws(settings.ws_protocol), ws_per_message_deflate=settings.ws_per_message_deflate,
                             proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips,
                             timeout_graceful_shutdown=settings.shutdown_timeout)
     GracefulServer(config, app.state.lifecycle).run()
@@ -34,8 +35,10 @@ def main() -> None:
 def tune_gc(young_threshold: int) -> None:
     """Fewer collections under load (``Settings.gc_young_threshold``), and the objects made while
     starting (modules, routes, the app) moved out of the collector's sight for good (``gc.freeze``):
-    they live as long as the process, and every full collection would scan them again."""
+    they live as long as the process, and every full collection would scan them again. Each
+    pause is timed for the metrics (``asobiba_gc_pause_seconds``)."""
     gc.freeze()
+    metrics.watch_gc()
     if young_threshold > 0:
         _, middle, old = gc.get_threshold()
         gc.set_threshold(young_threshold, middle, old)

@@ -100,8 +100,9 @@ class Settings(BaseSettings):
     # go to every socket of a seat; deflate would compress them again for every socket.
     ws_per_message_deflate: bool = False
     # uvicorn's WebSocket implementation: "websockets-sansio" writes a frame straight to the
-    # transport (no lock, drain or task per send, as its older "websockets" one does);
-    # "websockets" remains for operators who need it.
+    # transport (no lock, drain or task per send, as its older "websockets" one does), and with it
+    # each view's frame is built once and written as is to every socket of its seat
+    # (app/live/socket_protocol.py); "websockets" remains for operators who need it.
     ws_protocol: Literal["websockets-sansio", "websockets"] = "websockets-sansio"
     # Python's cyclic garbage collector: a young-generation collection after this many new
     # container objects (Python's default is 700). Every move allocates hundreds of short-lived

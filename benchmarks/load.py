@@ -202,18 +202,27 @@ async def commit_figures(http: httpx.AsyncClient) -> dict[str, float]:
     """Sums and counts of the server's commit histograms (its /metrics)."""
     text = (await http.get("/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})).text
     wanted = ("asobiba_commit_latency_seconds_sum", "asobiba_commit_latency_seconds_count",
-              "asobiba_commit_batch_actions_sum")
+              "asobiba_commit_batch_actions_sum", "asobiba_gc_pause_seconds_sum", "asobiba_gc_pause_seconds_count")
     return {line.split()[0]: float(line.split()[1]) for line in text.splitlines() if line.startswith(wanted)}
 
 
-def commit_summary(before: dict, after: dict) -> dict:
+def commit_summary(before: dict, after: dict, wall: float) -> dict:
+    """Commits and garbage collections in the window: actions per commit, mean commit time, the
+    share of the window spent in collections and their count and mean pause per generation."""
     def delta(name):
         return after.get(name, 0.0) - before.get(name, 0.0)
 
     commits = delta("asobiba_commit_latency_seconds_count")
+    gc_total = sum(delta(f'asobiba_gc_pause_seconds_sum{{generation="{g}"}}') for g in "012")
+    gc = {}
+    for generation in "012":
+        count = delta(f'asobiba_gc_pause_seconds_count{{generation="{generation}"}}')
+        seconds = delta(f'asobiba_gc_pause_seconds_sum{{generation="{generation}"}}')
+        gc[generation] = [int(count), round(1000 * seconds / count, 1) if count else None]
     return {"commits": int(commits),
             "actions_per_commit": round(delta("asobiba_commit_batch_actions_sum") / commits, 1) if commits else None,
-            "commit_ms_mean": round(1000 * delta("asobiba_commit_latency_seconds_sum") / commits, 2) if commits else None}
+            "commit_ms_mean": round(1000 * delta("asobiba_commit_latency_seconds_sum") / commits, 2) if commits else None,
+            "gc_pct": round(100 * gc_total / wall, 1), "gc_count_ms_by_generation": gc}
 
 
 async def in_batches(n: int, size: int, make):
@@ -292,7 +301,7 @@ async def run_load(args, base: str, server_pid: int) -> dict:
         "rooms_live": live_rooms, "rooms_played": sum(1 for r in all_rooms if r.moves > 0), "rooms_total": len(all_rooms),
         "spectators_joined": joined[0], "spectator_frames": stats.spectator_frames,
         "setup_s": round(setup_s, 1),
-        **commit_summary(commits0, commits1),
+        **commit_summary(commits0, commits1, wall),
         "rss_mb": round(rss_sockets / 2**20, 1),
         "rss_kb_per_idle_room": round((rss_rooms - rss_empty) / 1024 / max(1, len(all_rooms)), 1),
         "rss_kb_per_idle_socket": round((rss_sockets - rss_rooms) / 1024 / max(1, sockets), 1),

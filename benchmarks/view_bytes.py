@@ -2,7 +2,7 @@
 
 Plays random legal matches (server steps applied as the server does) and encodes, at every
 version, the ``view`` message a seated player and a spectator would be pushed, exactly as the live
-layer builds it (``MatchRunner.message``, ``app.live.wire.encode``). Prints one JSON line per game:
+layer builds it (``MatchRunner.message``, ``app.live.wire.Encoded``). Prints one JSON line per game:
 mean, p95 and max bytes for a seat and for a spectator, and the largest top-level view fields."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) 
 import engines  # noqa: E402
 from app.clock import SystemClock  # noqa: E402
 from app.live.runner import MatchRunner  # noqa: E402
-from app.live.wire import encode  # noqa: E402
+from app.json_codec import dumps  # noqa: E402
 from engines.protocol import SYSTEM  # noqa: E402
 
 GAMES = ["synomilia", "peribit", "three_magic", "mipolin", "makelandia"]
@@ -41,8 +41,8 @@ def measure(game: str, matches: int, seed: int) -> dict:
         runner = MatchRunner("0" * 32, game, 0, players, state, 0, {}, clock=SystemClock(), writer=None)
         steps = 0
         while engine.awaiting(runner.state) and steps < 5000:
-            seat_bytes.append(len(encode(runner.message(0)).encode()))
-            spectator_bytes.append(len(encode(runner.message(None)).encode()))
+            seat_bytes.append(len(dumps(runner.message(0))))
+            spectator_bytes.append(len(dumps(runner.message(None))))
             for key, value in engine.view(runner.state, 0).items():
                 fields[key] += len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
             awaited = sorted(engine.awaiting(runner.state))

@@ -15,6 +15,7 @@ from typing import Awaitable, Callable
 
 import engines
 from app.errors import ApiError
+from app.live.wire import Encoded
 
 SPECTATOR = "-"  # the key of the spectators' view in a published views message
 
@@ -44,7 +45,7 @@ class MirrorMatch:
         self.lock = asyncio.Lock()
         self.deadlines: dict = {}
         self._texts: dict[str, str] = {}
-        self._decoded: dict[str, dict] = {}
+        self._decoded: dict[str, tuple[dict, Encoded]] = {}
         self.history: deque[tuple[int, dict[str, str]]] = deque(maxlen=resync_window + 1)
 
     # --- from the owner ----------------------------------------------------------------------
@@ -77,17 +78,17 @@ class MirrorMatch:
     def finished(self) -> bool:
         return self.ready and self.current(None)[0].get("outcome") is not None
 
-    def current(self, seat: int | None) -> tuple[dict, str]:
+    def current(self, seat: int | None) -> tuple[dict, Encoded]:
         if not self._texts:
             raise ApiError(503, "owner_unavailable", "the server running this match is changing; retry in a moment")
         key = seat_key(seat)
         text = self._texts.get(key)
         if text is None:
             raise ApiError(422, "bad_seat", f"seat {seat} does not exist in this match")
-        message = self._decoded.get(key)
-        if message is None:
-            message = self._decoded[key] = json.loads(text)
-        return message, text
+        decoded = self._decoded.get(key)
+        if decoded is None:
+            decoded = self._decoded[key] = (json.loads(text), Encoded(text=text))
+        return decoded
 
     def message(self, seat: int | None, state=None, version: int | None = None) -> dict:
         return self.current(seat)[0]

@@ -49,8 +49,8 @@ class ClusterRoom(LiveRoom):
         runner = self.runner
         if runner is None or isinstance(runner, MirrorMatch):
             return
-        texts = {seat_key(seat): runner.current(seat)[1] for seat in range(runner.num_players)}
-        texts[SPECTATOR] = runner.current(None)[1]
+        texts = {seat_key(seat): runner.current(seat)[1].text for seat in range(runner.num_players)}
+        texts[SPECTATOR] = runner.current(None)[1].text
         self.publish({"t": "views", "version": runner.version, "texts": texts, "restart": restart})
 
     def on_advanced(self, runner) -> None:

@@ -1,6 +1,10 @@
-"""One client socket with its own ordered send queue, so a slow client never stalls a room: pushes
-only queue, and a socket whose queue reaches its limit (a client that stopped reading) is closed
-with 1013 (try again later) and sent nothing more; it resyncs when it reconnects.
+"""One client socket with its own ordered send queue, so a slow client never stalls a room.
+
+A message goes straight onto the socket as its prebuilt frame when the server offers that
+(``app.live.socket_protocol``) and nothing is queued before it. Otherwise it is queued, and a
+writer task (started when first needed) sends the queue in order through ASGI, waiting while the
+transport applies back-pressure. A socket whose queue reaches its limit (a client that stopped
+reading) is closed with 1013 (try again later) and sent nothing more; it resyncs when it reconnects.
 
 The queue is a plain deque and its writer task is woken only when it has gone idle (an
 ``asyncio.Queue`` costs several times more per message, and every move pushes one to each socket)."""
@@ -14,7 +18,8 @@ from typing import Callable
 
 from starlette.websockets import WebSocket
 
-from app.live.wire import encode
+from app.live.socket_protocol import FRAMES_EXTENSION
+from app.live.wire import Encoded
 
 # A client this far behind is disconnected; on reconnect it resyncs.
 MAX_QUEUED = 256
@@ -29,30 +34,37 @@ class Connection:
         # Called once when the socket is dropped as too slow (the room forgets it at once, even
         # while a client that reads nothing still holds the TCP connection open).
         self.on_drop: Callable[[], None] | None = None
-        self._queue: deque[str | tuple[int, str]] = deque()
+        frames = (websocket.scope.get("extensions") or {}).get(FRAMES_EXTENSION)
+        self._write_frame: Callable[[bytes], bool] | None = frames["write"] if frames else None
+        self._queue: deque[Encoded | tuple[int, str]] = deque()
         self._idle: asyncio.Future | None = None  # set while the writer waits for a message
-        self._writer = asyncio.create_task(self._write())
+        self._writer: asyncio.Task | None = None
+        self._closed = False
 
     def send(self, message: dict) -> None:
-        self.send_encoded(message, encode(message))
+        self.send_encoded(message, Encoded.of(message))
 
-    def send_encoded(self, message: dict, text: str) -> None:
-        """Queue ``text`` (``message`` already encoded, shared with other sockets)."""
-        if self.overflowed:
+    def send_encoded(self, message: dict, encoded: Encoded) -> None:
+        """Send ``message`` as ``encoded`` (shared with other sockets): now, or queued in order."""
+        if self.overflowed or self._closed:
+            return
+        if not self._queue and self._write_frame is not None and self._write_frame(encoded.frame):
             return
         if len(self._queue) >= self.max_queued:
             self.overflowed = True
             asyncio.get_running_loop().create_task(self._drop_slow_consumer())
             return
-        self._put(text)
+        self._put(encoded)
 
     async def close_after_flush(self, code: int, reason: str) -> None:
         """Close with ``code`` once everything queued before has been written (server restart)."""
         self._put((code, reason))
         await asyncio.wait([self._writer])
 
-    def _put(self, item: str | tuple[int, str]) -> None:
+    def _put(self, item: Encoded | tuple[int, str]) -> None:
         self._queue.append(item)
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
         idle, self._idle = self._idle, None
         if idle is not None and not idle.done():
             idle.set_result(None)
@@ -60,18 +72,25 @@ class Connection:
     async def _drop_slow_consumer(self) -> None:
         """Stop writing (the writer may be stuck on a full TCP buffer) and close; if even the close
         frame cannot be written in time, the receive side ends when the transport does."""
-        self._writer.cancel()
+        self._stop_writer()
         if self.on_drop is not None:
             self.on_drop()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.websocket.close(1013, "too far behind: reconnect to resync"), timeout=5)
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
-        self._writer.cancel()
+        self._stop_writer()
         with contextlib.suppress(Exception):
             await self.websocket.close(code, reason)
 
+    def _stop_writer(self) -> None:
+        self._closed = True
+        if self._writer is not None:
+            self._writer.cancel()
+
     async def _write(self) -> None:
+        """Send the queue in order; a message leaves the queue only once written, so a direct
+        write (which needs an empty queue) never overtakes one still being sent."""
         loop = asyncio.get_running_loop()
         try:
             while True:
@@ -79,10 +98,11 @@ class Connection:
                     self._idle = loop.create_future()
                     await self._idle
                     continue
-                text = self._queue.popleft()
-                if isinstance(text, tuple):  # close_after_flush
-                    await self.websocket.close(*text)
+                item = self._queue[0]
+                if isinstance(item, tuple):  # close_after_flush
+                    await self.websocket.close(*item)
                     return
-                await self.websocket.send_text(text)
+                await self.websocket.send_text(item.text)
+                self._queue.popleft()
         except (asyncio.CancelledError, Exception):
             return

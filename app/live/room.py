@@ -12,7 +12,7 @@ import asyncio
 from collections import Counter
 from typing import Protocol
 
-from app.live.wire import encode
+from app.live.wire import Encoded
 
 from app.live.runner import MatchRunner
 from app.live.zombies import AbsenceWatch
@@ -25,7 +25,7 @@ class Subscriber(Protocol):
     player_id: str | None
 
     def send(self, message: dict) -> None: ...
-    def send_encoded(self, message: dict, text: str) -> None: ...
+    def send_encoded(self, message: dict, encoded: Encoded) -> None: ...
 
 
 class LiveRoom:
@@ -169,24 +169,24 @@ class LiveRoom:
         if not self.connections:
             return
         message = {"type": "room", "room": self.summary()}
-        text = encode(message)
+        encoded = Encoded.of(message)
         for connection in list(self.connections):
-            connection.send_encoded(message, text)
+            connection.send_encoded(message, encoded)
 
     def push_views(self) -> None:
         runner = self.runner
         if runner is None:
             return
         for connection in list(self.connections):
-            message, text = runner.current(self.seat_of(connection.player_id))
-            connection.send_encoded(message, text)
+            message, encoded = runner.current(self.seat_of(connection.player_id))
+            connection.send_encoded(message, encoded)
 
     def push_to(self, message: dict, seats: set[int] | None = None) -> None:
         """Send to everyone, or only to sockets of the given seats (e.g. one team)."""
-        text = encode(message)
+        encoded = Encoded.of(message)
         for connection in list(self.connections):
             if seats is None or self.seat_of(connection.player_id) in seats:
-                connection.send_encoded(message, text)
+                connection.send_encoded(message, encoded)
 
     # --- the runner's events -------------------------------------------------------------------
 

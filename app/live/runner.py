@@ -18,7 +18,7 @@ from typing import Protocol
 
 import engines
 from app.errors import ApiError, seat_name
-from app.live.wire import encode
+from app.live.wire import Encoded
 from app.observability import metrics
 from app.store import LogEntry
 from engines.bots import DEFAULT_LEVEL, get as get_bot
@@ -64,7 +64,7 @@ class MatchRunner:
         self.status = status
         self.history: deque[tuple[int, object]] = deque([(version, state)], maxlen=resync_window + 1)
         # The current version's message per seat (None = spectators), as a dict and encoded once.
-        self._current: dict[int | None, tuple[dict, str]] = {}
+        self._current: dict[int | None, tuple[dict, Encoded]] = {}
         # How many messages were encoded, per seat (None = spectators): once per version at most.
         self.encodes: Counter[int | None] = Counter()
         self.lock = asyncio.Lock()
@@ -108,13 +108,13 @@ class MatchRunner:
             "outcome": self.engine.outcome(state),
         }
 
-    def current(self, seat: int | None) -> tuple[dict, str]:
-        """This version's message for ``seat`` and its JSON text: computed and encoded once per
-        version and seat, then shared by every socket of that seat (and every spectator)."""
+    def current(self, seat: int | None) -> tuple[dict, Encoded]:
+        """This version's message for ``seat``, encoded: computed and encoded once per version and
+        seat, then shared by every socket of that seat (and every spectator)."""
         cached = self._current.get(seat)
         if cached is None:
             message = self.message(seat)
-            cached = self._current[seat] = (message, encode(message))
+            cached = self._current[seat] = (message, Encoded.of(message))
             self.encodes[seat] += 1
         return cached
 

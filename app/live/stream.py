@@ -32,5 +32,5 @@ class StreamSubscriber:
         """End the stream after what is queued (server restart); the reader reconnects."""
         self.queue.put_nowait(None)
 
-    def send_encoded(self, message: dict, text: str) -> None:
+    def send_encoded(self, message: dict, _encoded) -> None:
         self.send(message)  # the stream writes its own NDJSON lines

@@ -1,18 +1,58 @@
-"""How messages are written on the wire: compact JSON text, encoded once per message (orjson).
-
-Messages have string keys (the engines' views and the live layer's own fields); a message that
-does not is still written, its keys as strings, as ``json.dumps`` would (orjson's non-string-key
-mode is slower for every message, so it is only the fallback)."""
+"""How messages are written on the wire: compact JSON (``app.json_codec``), encoded once per
+message and framed once for every socket that receives it."""
 
 from __future__ import annotations
 
-import orjson
+import struct
 
-_NON_STR_KEYS = orjson.OPT_NON_STR_KEYS
+from app.json_codec import dumps
+
+_TEXT_FRAME = 0x81  # FIN + opcode 1 (text)
 
 
-def encode(message) -> str:
-    try:
-        return orjson.dumps(message).decode()
-    except TypeError:
-        return orjson.dumps(message, option=_NON_STR_KEYS).decode()
+class Encoded:
+    """One message encoded once for every socket and stream that gets it: its JSON ``text`` and its
+    WebSocket text ``frame``, each made on first use and then shared. A server's frames are not
+    masked (RFC 6455, section 5.1), so the same frame bytes are right for every socket."""
+
+    __slots__ = ("_body", "_text", "_frame")
+
+    def __init__(self, body: bytes | None = None, text: str | None = None):
+        self._body = body
+        self._text = text
+        self._frame: bytes | None = None
+
+    @classmethod
+    def of(cls, message) -> "Encoded":
+        return cls(body=dumps(message))
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = self._body.decode()
+        return self._text
+
+    @property
+    def framed(self) -> bool:
+        """Whether the frame was built (a socket took the message as a frame)."""
+        return self._frame is not None
+
+    @property
+    def frame(self) -> bytes:
+        if self._frame is None:
+            if self._body is None:
+                self._body = self._text.encode()
+            self._frame = text_frame(self._body)
+        return self._frame
+
+
+def text_frame(payload: bytes) -> bytes:
+    """A complete, unfragmented, unmasked WebSocket text frame carrying ``payload`` (RFC 6455, 5.2)."""
+    size = len(payload)
+    if size < 126:
+        header = struct.pack("!BB", _TEXT_FRAME, size)
+    elif size < 1 << 16:
+        header = struct.pack("!BBH", _TEXT_FRAME, 126, size)
+    else:
+        header = struct.pack("!BBQ", _TEXT_FRAME, 127, size)
+    return header + payload

@@ -9,6 +9,8 @@ Prometheus scrapes, so they can never drift from the truth. docs/operations.md e
 from __future__ import annotations
 
 import functools
+import gc
+import time
 import weakref
 
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Histogram, generate_latest
@@ -40,6 +42,10 @@ HTTP_REQUESTS = Counter("asobiba_http_requests", "HTTP requests answered, by met
 HTTP_LATENCY = Histogram("asobiba_http_request_duration_seconds", "HTTP request duration (until the "
                          "response started, so long streams count their set-up only), by route template.",
                          ["route"], buckets=LATENCY_BUCKETS)
+
+GC_PAUSE = Histogram("asobiba_gc_pause_seconds", "Pauses of Python's cyclic garbage collector, by "
+                     "generation: every socket and room of the process waits them out.", ["generation"],
+                     buckets=LATENCY_BUCKETS)
 
 
 @functools.cache
@@ -76,6 +82,19 @@ def bot_thought(game: str, seconds: float) -> None:
 
 def rate_limited(limit: str) -> None:
     RATE_LIMITED.labels(limit).inc()
+
+
+def watch_gc() -> None:
+    """Time every collection of the garbage collector (``GC_PAUSE``); a server process calls this once."""
+    started = [0.0]
+
+    def timed(phase: str, info: dict) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            _child(GC_PAUSE, str(info["generation"])).observe(time.perf_counter() - started[0])
+
+    gc.callbacks.append(timed)
 
 
 class _LiveState(Collector):

@@ -17,13 +17,11 @@ behind (a slow consumer) or when the database cannot be reached; actions meanwhi
 
 from __future__ import annotations
 
-import json
 import logging
-
-import orjson
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from app import json_codec
 from app.chat import handle_chat, send_history
 from app.deps import player_for_token
 from app.errors import ApiError
@@ -175,13 +173,9 @@ def _send_views(live: LiveRoom, connection: Connection, since: int | None) -> No
 
 
 def _parse(text: str):
-    """The frame's JSON: orjson (fast) for the frames clients send; what orjson refuses but
-    Python's parser takes (NaN, integers beyond 64 bits, lone surrogates) is parsed again by it, so
-    such values get their own clear error from the checks that follow, not "malformed"."""
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)
+    """The frame's JSON (``app.json_codec.loads``: values orjson refuses but Python's parser takes
+    get their own clear error from the checks that follow, not "malformed")."""
+    return json_codec.loads(text)
 
 
 def _ref(message: dict) -> dict:

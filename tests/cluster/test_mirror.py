@@ -46,7 +46,7 @@ def test_views_per_seat_history_gaps_and_forwarding():
     assert not_yet.value.code == "owner_unavailable" and not mirror.finished
     assert mirror.receive(4, views(4), restart=True)
     assert mirror.current(1)[0]["view"] == {"hand": 1} and mirror.current(None)[0]["seat"] is None
-    assert json.loads(mirror.current(0)[1])["seat"] == 0
+    assert json.loads(mirror.current(0)[1].text)["seat"] == 0
     assert not mirror.receive(4, views(4)) and not mirror.receive(3, views(3))  # old news
     for version in (5, 6, 7):
         assert mirror.receive(version, views(version))

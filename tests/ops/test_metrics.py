@@ -10,7 +10,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from tests.support.clients import Socket
 from tests.support.driver import play_over_sockets, setup_room
-from tests.support.server import ADMIN_TOKEN, start_in_thread
+from tests.support.server import ADMIN_TOKEN, ServerProcess, start_in_thread
 
 METRICS_TOKEN = "scrape-me"
 
@@ -91,3 +91,18 @@ def test_action_counters_count_exactly_what_was_applied(server):
     assert delta("asobiba_matches_finished_total", game="synomilia") == 1
     for sock in sockets.values():
         sock.close()
+
+
+def test_the_server_process_times_its_garbage_collections(tmp_path):
+    """``python -m app`` times every collection (``asobiba_gc_pause_seconds``): with young
+    collections every 100 new objects, serving a few requests makes some."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'gc.db'}", env={"GC_YOUNG_THRESHOLD": "100"})
+    server.start()
+    try:
+        for _ in range(5):
+            httpx.get(f"{server.base_url}/api/games").raise_for_status()
+        samples = scrape(server.base_url)
+        assert value(samples, "asobiba_gc_pause_seconds_count", generation="0") > 0
+        assert value(samples, "asobiba_gc_pause_seconds_sum", generation="0") > 0
+    finally:
+        server.stop()

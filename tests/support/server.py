@@ -16,6 +16,7 @@ import httpx
 import uvicorn
 
 from app.db import migrate
+from app.live.socket_protocol import uvicorn_ws
 from app.main import create_app
 from app.settings import ROOT, Settings
 
@@ -50,7 +51,8 @@ def start_in_thread(database_url: str, clock=None, **overrides) -> RunningServer
     settings = settings_for(database_url, port, **overrides)
     app = create_app(settings, clock=clock)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                            ws_max_size=settings.max_frame_bytes * 4, lifespan="on")
+                            ws_max_size=settings.max_frame_bytes * 4, lifespan="on",
+                            ws=uvicorn_ws(settings.ws_protocol), ws_per_message_deflate=settings.ws_per_message_deflate)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
