@@ -25,7 +25,7 @@ _FACE = {"s": "sun", "m": "moon"}
 def build_view(state, seat: int | None) -> dict:
     """The public view (rendered once per state, shared by every seat and spectator) with this
     seat's own part: who is looking, and their face-down prediction."""
-    view = dict(_memo(_PUBLIC_MEMO, state, _public))
+    view = dict(_PUBLIC_MEMO.get(state, _public))
     view["viewer"] = seat  # checked by engine.view
     view["my_prediction"] = state.predictions[seat] if seat is not None else None
     return view
@@ -63,7 +63,7 @@ def _public(state) -> dict:
             "end_condition": end,
             "delay": float(state.options["reveal_delay"]),
         },
-        **_memo(_BOUTS_MEMO, state.history, _finished_bouts),
+        **_BOUTS_MEMO.get(state.history, _finished_bouts),
         "reveal_delay": float(state.options["reveal_delay"]),
         "result": _result(state) if state.phase == "over" else None,
     }
@@ -71,27 +71,36 @@ def _public(state) -> dict:
 
 # Memos keyed by identity (states are never changed once made; a state's ``history`` tuple is
 # shared by the states of a bout), each entry holding its key object so an id is never reused
-# while the entry lives; a few thousand matches' worth each. The public view is the same for
-# every seat of a version, the finished bouts for every version of a bout. Bots build views in
+# while the entry lives. The public view is the same for every seat of a version and is asked
+# for by them one right after the other, so a few hundred recent versions are enough (each entry
+# is a dozen lists that would otherwise outlive a young garbage collection: 4,096 of them were
+# half the objects every young collection had to scan on a busy server). The finished bouts are
+# the same for every version of a bout: a few thousand matches' worth. Bots build views in
 # worker threads: changes to a memo take the lock.
 # (OrderedDict: dropping the oldest entry is O(1); a plain dict's first key is found by scanning
 # past the slots of every entry deleted before it.)
-_PUBLIC_MEMO: OrderedDict[int, tuple[object, dict]] = OrderedDict()
-_BOUTS_MEMO: OrderedDict[int, tuple[object, dict]] = OrderedDict()
-_MEMO_SIZE = 4096
+class _Memo:
+    """Rendered parts by key identity, the oldest dropped beyond ``size``."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.entries: OrderedDict[int, tuple[object, dict]] = OrderedDict()
+
+    def get(self, key, render) -> dict:
+        entry = self.entries.get(id(key))
+        if entry is not None and entry[0] is key:
+            return entry[1]
+        rendered = render(key)
+        with _MEMO_LOCK:
+            if len(self.entries) >= self.size:
+                self.entries.popitem(last=False)  # the oldest
+            self.entries[id(key)] = (key, rendered)
+        return rendered
+
+
 _MEMO_LOCK = threading.Lock()
-
-
-def _memo(memo: OrderedDict, key, render) -> dict:
-    entry = memo.get(id(key))
-    if entry is not None and entry[0] is key:
-        return entry[1]
-    rendered = render(key)
-    with _MEMO_LOCK:
-        if len(memo) >= _MEMO_SIZE:
-            memo.popitem(last=False)  # the oldest
-        memo[id(key)] = (key, rendered)
-    return rendered
+_PUBLIC_MEMO = _Memo(256)
+_BOUTS_MEMO = _Memo(4096)
 
 
 def _finished_bouts(history: tuple) -> dict:
