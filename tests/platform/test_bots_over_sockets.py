@@ -12,7 +12,7 @@ import pytest
 import engines
 from engines.bots import get as get_bot
 from tests.support.clients import Socket
-from tests.support.driver import check_pushed_views, play_over_sockets, setup_room
+from tests.support.driver import SHORT_MATCH, check_pushed_views, play_over_sockets, setup_room
 
 CASES = [(game, engines.get(game).min_players) for game in engines.ids()]
 CASES += [("makelandia", 8)] if "makelandia" in engines.ids() else []
@@ -21,7 +21,7 @@ CASES += [("makelandia", 8)] if "makelandia" in engines.ids() else []
 @pytest.mark.parametrize("game, players", CASES)
 def test_bots_play_a_whole_match_over_websockets(fake_clock_server, database_url, game, players):
     server = fake_clock_server
-    room_id, apis = setup_room(server.base_url, game, [f"P{i}" for i in range(players)])
+    room_id, apis = setup_room(server.base_url, game, [f"P{i}" for i in range(players)], SHORT_MATCH.get(game))
     sockets = {seat: Socket(server.ws_url, room_id, api.token) for seat, api in enumerate(apis)}
     spectator = Socket(server.ws_url, room_id)
     assert apis[0].post(f"/api/rooms/{room_id}/start").status_code == 200

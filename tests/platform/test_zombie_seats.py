@@ -12,7 +12,7 @@ import pytest
 
 import engines
 from tests.support.clients import Api, Socket
-from tests.support.driver import setup_room
+from tests.support.driver import SHORT_MATCH, setup_room
 
 NAMES = ["Aki", "Ben", "Cho", "Dai"]
 CLOCKS = ("turn_seconds", "placement_clock")
@@ -49,7 +49,8 @@ def zombies(server, room_id) -> list[int]:
 def test_a_table_everyone_left_is_finished_by_bots(fake_clock_server, game):
     server = fake_clock_server
     engine = engines.get(game)
-    room_id, apis = setup_room(server.base_url, game, NAMES[:engine.min_players], no_clocks(game))
+    room_id, apis = setup_room(server.base_url, game, NAMES[:engine.min_players],
+                               {**no_clocks(game), **SHORT_MATCH.get(game, {})})
     assert apis[0].post(f"/api/rooms/{room_id}/start").status_code == 200
     server.clock.advance(59)
     time.sleep(0.2)

@@ -14,6 +14,12 @@ from app.models import Match, MatchAction
 from tests.support.clients import Api, Socket
 
 
+# Options that shorten a match where a test needs a whole match through the platform, not the
+# game's full length (engine tests play full games): Three Magic's one round of dealers is about
+# 440 steps instead of 800.
+SHORT_MATCH = {"three_magic": {"short_game": True}}
+
+
 def setup_room(base_url: str, game: str, names: list[str], options: dict | None = None) -> tuple[str, list[Api]]:
     """Host creates the room (seat 0), the others join by the invite link's id; returns room id, apis."""
     apis = [Api.new_player(base_url, name) for name in names]
