@@ -12,13 +12,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 import secrets
 from typing import Any, Awaitable, Callable
 
 import redis.asyncio as redis
 from redis.exceptions import RedisError
+
+from app import json_codec
 
 log = logging.getLogger("asobiba.cluster")
 
@@ -41,10 +42,6 @@ class RemoteError(Exception):
     def __init__(self, payload: dict):
         super().__init__(payload.get("message", "remote error"))
         self.payload = payload
-
-
-def dumps(message: dict) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 class Bus:
@@ -122,12 +119,12 @@ class Bus:
 
     def publish(self, channel: str, message: dict) -> None:
         """Queue ``message`` for ``channel``; messages leave in the order they were queued."""
-        self._outbox.put_nowait((channel, dumps(message), None))
+        self._outbox.put_nowait((channel, json_codec.dumps_text(message), None))
 
     async def publish_now(self, channel: str, message: dict) -> int:
         """Publish after everything queued before it; returns how many subscribers received it."""
         done = asyncio.get_running_loop().create_future()
-        self._outbox.put_nowait((channel, dumps(message), done))
+        self._outbox.put_nowait((channel, json_codec.dumps_text(message), done))
         return await done
 
     # --- request / reply ---------------------------------------------------------------------
@@ -214,7 +211,7 @@ class Bus:
                 handler = self._handlers.get(message["channel"])
                 if handler is not None:
                     try:
-                        handler(json.loads(message["data"]))
+                        handler(json_codec.loads(message["data"]))
                     except Exception:
                         log.exception("handler for %s failed", message["channel"])
             except asyncio.CancelledError:

@@ -9,11 +9,11 @@ them; the mirror changes only when the owner's views arrive. It runs no timers: 
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import deque
 from typing import Awaitable, Callable
 
 import engines
+from app import json_codec
 from app.errors import ApiError
 from app.live.wire import Encoded
 
@@ -87,7 +87,7 @@ class MirrorMatch:
             raise ApiError(422, "bad_seat", f"seat {seat} does not exist in this match")
         decoded = self._decoded.get(key)
         if decoded is None:
-            decoded = self._decoded[key] = (json.loads(text), Encoded(text=text))
+            decoded = self._decoded[key] = (json_codec.loads(text), Encoded(text=text))
         return decoded
 
     def message(self, seat: int | None, state=None, version: int | None = None) -> dict:
@@ -101,7 +101,7 @@ class MirrorMatch:
         first = self.version - len(kept) + 1
         if since > self.version or not kept or first != since + 1:
             return None
-        return [json.loads(texts[seat_key(seat)]) for texts in kept]
+        return [json_codec.loads(texts[seat_key(seat)]) for texts in kept]
 
     async def submit(self, seat: int, action, version: int | None) -> int:
         return await self.forward(seat, action, version)
