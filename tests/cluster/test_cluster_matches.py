@@ -16,7 +16,8 @@ from tests.support.cluster import LocalCluster
 from tests.support.driver import check_pushed_views, setup_room, stored_match
 
 # Short options, so automatic steps do not make the test slow (they still happen, on the owner).
-OPTIONS = {"synomilia": {"reveal_delay": 0.2}, "three_magic": {"short_game": True}, "peribit": {"placement_clock": 0}}
+OPTIONS = {"synomilia": {"reveal_delay": 0.2}, "three_magic": {"short_game": True, "call_window": 0.5},
+           "peribit": {"placement_clock": 0}}
 
 
 def bot_policy(game: str):
