@@ -141,7 +141,10 @@ async def _dispatch(live: LiveRoom, connection: Connection, message: dict, state
         problem = json_problem(message.get("action"))
         if problem:
             raise ApiError(400, "invalid_action", f"the action cannot be taken: {problem}")
-        await live.runner.submit(seat, message.get("action"), version)
+        new_version = await live.runner.submit(seat, message.get("action"), version)
+        ref = _ref(message)
+        if ref:  # committed: a client that named its action is told so, apart from the views
+            connection.send({"type": "ack", "version": new_version, **ref})
     elif kind == "rematch":
         if connection.player_id is None:
             raise ApiError(403, "not_seated", "only a player seated in this room can ask for a rematch")
@@ -179,8 +182,9 @@ def _parse(text: str):
 
 
 def _ref(message: dict) -> dict:
-    """An error answering a message that carried an ``id`` says so (``ref``), so a client can tell
-    the answer to its action from an error about something else it sent before."""
+    """An answer to a message that carried an ``id`` says so (``ref``): an error, or the ``ack`` of
+    a committed action, so a client can tell its action's answer from a view another seat's
+    action (or a timer) brought, or from an error about something else it sent before."""
     ref = message.get("id")
     if isinstance(ref, str) and len(ref) <= 64 or _is_int(ref):
         return {"ref": ref}

@@ -121,23 +121,25 @@ def play(seats: dict[int, Seat], policy, rng: random.Random, on_step=None, timeo
 
 
 def _await_answer(seat: Seat, version: int, ref: str) -> str:
-    """'acked' (next version, no error), 'refused' (an error answering this action, ``ref``: to
-    retry, nothing was applied), 'lost' (the socket died first, or the server said it does not know
-    what became of the action). Errors about other messages (a ``sync`` while the room was
-    changing owner) are not this action's answer."""
+    """'acked' (the server's ``ack`` of this action, ``ref``: committed), 'refused' (an error
+    answering it: to retry, nothing was applied), 'lost' (the socket died first, or the server said
+    it does not know what became of the action). A newer view is no answer: another seat's action
+    or a timer may have taken the version this one was sent for (its refusal follows the view).
+    Answers to other messages (a ``sync`` while the room was changing owner) are not this one's."""
     reconnects = seat.reconnects
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        for message in seat.pump(0.2, until=lambda m: m["type"] == "error" or m["type"] == "view"):
-            if message["type"] == "error" and message.get("ref") != ref:
+        for message in seat.pump(0.2, until=lambda m: m["type"] in ("error", "ack") and m.get("ref") == ref):
+            if message["type"] not in ("error", "ack") or message.get("ref") != ref:
                 continue
+            if message["type"] == "ack" and seat.reconnects == reconnects:
+                assert message["version"] > version, message
+                return "acked"
             if message["type"] == "error" and message["code"] == "outcome_unknown":
                 return "lost"  # the owner's answer was lost: the log decides, as for a dead socket
             if message["type"] == "error":
                 assert message["code"] in RETRY_CODES, message
                 return "refused"
-            if message["type"] == "view" and message["version"] > version and seat.reconnects == reconnects:
-                return "acked"
         if seat.reconnects != reconnects:
             return "lost"
     return "lost"

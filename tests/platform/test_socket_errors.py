@@ -49,9 +49,9 @@ def test_bad_frames_get_errors_and_change_nothing(server):
 
 
 def test_an_error_names_the_message_it_answers(server):
-    """A message with an ``id`` gets errors with that ``ref``; one without gets none; an ``id`` that
-    is not a short string or an integer is not echoed."""
-    room_id, (host, _guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 0})
+    """A message with an ``id`` gets errors (and, for a committed action, its ``ack``) with that
+    ``ref``; one without gets none; an ``id`` that is not a short string or an integer is not echoed."""
+    room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 0})
     assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
     sock = Socket(server.ws_url, room_id, host.token)
     version = sock.latest_view()["version"]
@@ -64,6 +64,16 @@ def test_an_error_names_the_message_it_answers(server):
     assert "ref" not in next_error(sock)
     sock.send(stale)
     assert "ref" not in next_error(sock)
+    # a committed action without an id gets its views and no ack; one with an id gets its ack
+    other = Socket(server.ws_url, room_id, guest.token)
+    assert sock.last_view["awaiting"] == [0, 1]  # both predict at once
+    sock.send({"type": "action", "action": sock.last_view["legal_actions"][0], "version": version})
+    sock.latest_view(version=version + 1)
+    sock.send({"type": "ping"})
+    assert sock.recv_until(lambda m: m["type"] in ("pong", "ack"))["type"] == "pong"
+    view = other.latest_view(version=version + 1)
+    other.send({"type": "action", "action": view["legal_actions"][0], "version": version + 1, "id": "move-2"})
+    assert other.recv_until(lambda m: m["type"] in ("ack", "error")) == {"type": "ack", "version": version + 2, "ref": "move-2"}
 
 
 def test_binary_frames_close_with_1003(server):
