@@ -380,8 +380,9 @@ class ClusterHub(Hub):
             return
         info = await self.db.run(store.room_info, room_id)
         bots_before = (set(live.bot_seats), dict(getattr(live, "bot_levels", {})))
+        status_before = live.summary_base.get("status")
         live.apply_info(info)
-        live.push_room()
+        live.push_room(now=info.status != status_before)  # a new status before the views it brings
         runner = live.runner
         if room_id in self.owned and runner is not None:
             if info.status != "running":  # aborted by an admin elsewhere

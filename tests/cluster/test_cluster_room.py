@@ -1,6 +1,7 @@
 """A room over three processes: presence and spectator counts, chat and the chat rate limit are
 the same whichever process a socket is on; sockets that join a running match on a process that
-does not own it get their seat's view and the chat history at once."""
+does not own it get their seat's view and the chat history at once; every process says a room is
+running before it pushes the match's first view."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import time
 
 from tests.support.clients import Socket
 from tests.support.cluster import LocalCluster
-from tests.support.driver import setup_room
+from tests.support.driver import setup_room, status_before_first_view
 
 
 def room_update(sock: Socket, predicate, timeout: float = 10.0) -> dict:
@@ -17,6 +18,18 @@ def room_update(sock: Socket, predicate, timeout: float = 10.0) -> dict:
         message = sock.recv_until(lambda m: m["type"] == "room", timeout=max(deadline - time.monotonic(), 0.01))
         if predicate(message["room"]):
             return message["room"]
+
+
+def test_every_process_says_the_room_is_running_before_the_first_view(postgres_url, tmp_path):
+    with LocalCluster(postgres_url, tmp_path) as cluster:
+        one, two, three = cluster.servers
+        room_id, (aki, ben) = setup_room(cluster.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 0})
+        sockets = [Socket(one.ws_url, room_id, aki.token), Socket(two.ws_url, room_id, ben.token),
+                   Socket(three.ws_url, room_id)]
+        for sock in sockets:
+            sock.recv_until(lambda m: m["type"] == "room")
+        assert aki.post(f"/api/rooms/{room_id}/start").status_code == 200
+        assert [status_before_first_view(sock) for sock in sockets] == ["running"] * 3
 
 
 def test_presence_chat_and_rate_limits_across_processes(postgres_url, tmp_path):

@@ -9,7 +9,7 @@ import random
 
 import engines
 from tests.support.clients import Socket
-from tests.support.driver import check_pushed_views, play_over_sockets, setup_room
+from tests.support.driver import check_pushed_views, play_over_sockets, setup_room, status_before_first_view
 
 ENGINE = engines.get("synomilia")
 
@@ -96,6 +96,4 @@ def test_a_socket_hears_the_room_is_running_before_its_first_view(server):
     sock = Socket(server.ws_url, room_id, guest.token)
     sock.recv_until(lambda m: m["type"] == "room")
     assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
-    first_view = sock.recv_until(lambda m: m["type"] == "view")
-    rooms = [m["room"]["status"] for m in sock.received[:sock.received.index(first_view)] if m["type"] == "room"]
-    assert rooms[-1] == "running"
+    assert status_before_first_view(sock) == "running"

@@ -124,6 +124,15 @@ def states_by_version(match: Match, log: list[tuple[int, dict]]) -> list:
     return states
 
 
+def status_before_first_view(sock: Socket) -> str | None:
+    """The room status this socket last heard before its first view of the match (the room page
+    draws its lobby from the room message and the table from the view: "open" here would show a
+    table beside the lobby's invite box)."""
+    first_view = sock.recv_until(lambda m: m["type"] == "view")
+    before = sock.received[:sock.received.index(first_view)]
+    return next((m["room"]["status"] for m in reversed(before) if m["type"] == "room"), None)
+
+
 def drain(sock: Socket, quiet: float = 0.2) -> None:
     """Read whatever the server still has to say to this socket."""
     for _ in range(100_000):
