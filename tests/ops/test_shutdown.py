@@ -61,12 +61,14 @@ def test_sigterm_mid_match_closes_with_1012_and_clients_resume(database_url):
         assert apis[0].post(f"/api/rooms/{room_id}/start").status_code == 200
         players = {seat: Socket(server.ws_url, room_id, api.token) for seat, api in enumerate(apis)}
         watcher = Socket(server.ws_url, room_id)
-        # A room of bots acting every 20 ms: actions are being applied when the signal lands.
+        # A room of bots acting every 20 ms: actions are being applied when the signal lands. Three
+        # Magic, whose match lasts minutes (a Makelandia match of bots could end before the signal,
+        # and then nothing would be left to play on after the restart).
         host = Api.new_player(server.base_url, "Host")
-        bot_room = room_id_of(host.post("/api/rooms", {"game": "makelandia", "seats": 4,
+        bot_room = room_id_of(host.post("/api/rooms", {"game": "three_magic", "seats": 3, "options": {"call_window": 0.5},
                                                        "bot_think_seconds": 0.02}).json())
         assert host.post(f"/api/rooms/{bot_room}/leave").status_code == 200
-        for seat in range(4):
+        for seat in range(3):
             assert host.post(f"/api/rooms/{bot_room}/bots", {"seat": seat}).status_code == 200
         assert host.post(f"/api/rooms/{bot_room}/start").status_code == 200
         bot_watcher = Socket(server.ws_url, bot_room)
