@@ -173,7 +173,9 @@ def test_typing_a_name_goes_on_through_room_updates(server, browser):
     ben.keyboard.type("Be")
     watcher = browser.new_context().new_page()
     watcher.goto(invite)  # a room update: one more visitor
-    ben.locator(".visitors, #next-step").first.wait_for()
+    # both pages have drawn it (a click while the host's panel is re-drawn could miss its button)
+    for page in (aki, ben):
+        page.locator("#visitors", has_text="2 visitors").wait_for()
     aki.click(".add-bot[data-seat='2']")  # another: a bot sits down
     ben.locator(".seat[data-seat='2']", has_text="bot").wait_for()
     ben.keyboard.type("n")
