@@ -1,14 +1,17 @@
 """The live socket: ``WS /ws/rooms/{id}?token=...&version=n`` (no token = spectator).
 
 Server -> client: ``room`` (seats, presence), ``view`` (this seat's redacted view, versioned),
-``error`` (code, message; nothing changed), ``chat``, ``chat_history``, ``pong``.
+``error`` (code, message; nothing changed), ``ack`` (an action with an ``id`` was committed),
+``chat``, ``chat_history``, ``pong``.
 Client -> server: ``{"type": "action", "action": {...}, "version": n}``, ``{"type": "sync",
 "version": n}`` (what did I miss?), ``{"type": "ping"}``, ``{"type": "chat", "text", "channel"?}``, ``{"type": "rematch"}`` (a seated
 player's yes to a rematch once the match is over, as ``POST /api/rooms/{id}/rematch``: every socket
 of the room gets the ``rematch`` state, and the new match's views once everyone has said yes).
 Any of them may carry an ``id`` (a string of up to 64 characters or an integer): an error that
-answers that message repeats it as ``ref``. An accepted action has no reply of its own: the next
-view (its version) is the answer.
+answers that message repeats it as ``ref``. An accepted action with an ``id`` is answered, once
+committed, by ``{"type": "ack", "ref": id, "version": n}`` (after its views on a process that owns
+the match); without an ``id`` the next view is the only sign, and it may as well be another seat's
+action or a timer's step that took the version first (the refusal then follows it).
 A reconnect with ``version=n`` receives the views after n (or one full view marked ``resync``).
 Close codes: 1003 for binary frames (unsupported data), 1008 for a bad token, an unknown room, too many
 sockets of one player or a client that keeps flooding past its rate limit (``error`` ``rate_limited``
