@@ -11,10 +11,15 @@ import time
 from contextlib import contextmanager
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+# How long an ``expect`` waits for the page to get there (Playwright's default is 5 s). CI runs the
+# browser tests beside the rest of the suite on two cores: a step that takes 50 ms alone can take
+# seconds there. A page that never gets there still fails, only later.
+EXPECT_TIMEOUT_MS = 15_000
+expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 
 @contextmanager
