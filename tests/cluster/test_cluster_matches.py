@@ -56,7 +56,7 @@ def test_every_game_with_players_on_different_processes(postgres_url, tmp_path):
 
         for game, (room, final, acked, lost, seats, spectator) in results.items():
             assert room["status"] == "finished", (game, room)
-            assert lost == []
+            assert all(seat.reconnects == 0 for seat in seats.values())  # no socket broke
             match, log = stored_match(postgres_url, room["match_id"])
             assert match.outcome == final["outcome"]
             check_log(log, acked, lost)
