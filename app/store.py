@@ -30,7 +30,8 @@ finish_hooks: list[Callable[[Session, "FinishedMatch"], None]] = []
 class LogEntry:
     """One accepted action on its way to the log: it took match ``match_id`` from version ``idx``
     to ``idx + 1``. ``snapshot`` (the state JSON after it) is set when a snapshot is due,
-    ``outcome`` when the action ended the match (then ``snapshot`` is set too)."""
+    ``outcome`` when the action ended the match (then ``snapshot`` is set too). ``epoch``: on a
+    cluster, the fencing epoch of the owner that accepted it (``app.cluster.fencing``)."""
 
     match_id: str
     idx: int
@@ -38,6 +39,7 @@ class LogEntry:
     action: dict
     snapshot: dict | None = None
     outcome: dict | None = None
+    epoch: int | None = None
 
 
 @dataclass(slots=True)

@@ -5,7 +5,13 @@ Every message is one JSON object. Publishing goes through one queue and one task
 messages published by this process arrive everywhere in the order they were published (a
 forwarded action's reply never overtakes the views it produced). The subscriber reconnects by
 itself and subscribes again to every channel; ``on_reconnect`` callbacks then let the owners of
-state that may have missed messages resync it."""
+state that may have missed messages resync it.
+
+Redis may deliver a message twice: when a connection breaks mid-pipeline, the client library
+sends the whole pipeline again once it reconnects, and the PUBLISHes that had already gone out go
+out again. Fan-out messages carry versions, so a copy is harmless; a request is handled once per
+id (a copy waits for the first one's answer and gets the same reply), so a forwarded action can
+never be applied by its first copy and refused as stale by its second."""
 
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ import contextlib
 import itertools
 import logging
 import secrets
+from collections import OrderedDict
 from typing import Any, Awaitable, Callable
 
 import redis.asyncio as redis
@@ -22,6 +29,10 @@ from redis.exceptions import RedisError
 from app import json_codec
 
 log = logging.getLogger("asobiba.cluster")
+
+# How many answered requests are remembered to answer a copy of one (a copy arrives within the
+# client library's reconnect retries, a few seconds; this is minutes of requests).
+REMEMBERED_ANSWERS = 4096
 
 Handler = Callable[[dict], None]
 RequestHandler = Callable[[dict], Awaitable[Any]]
@@ -55,6 +66,7 @@ class Bus:
         self._ops: dict[str, RequestHandler] = {}
         self._pending: dict[str, asyncio.Future] = {}
         self._ids = itertools.count()
+        self._answers: OrderedDict[str, asyncio.Future] = OrderedDict()  # recent requests' replies
         self._outbox: asyncio.Queue[tuple[str, str, asyncio.Future | None]] = asyncio.Queue()
         self._pubsub = None
         self._changed = asyncio.Event()
@@ -166,6 +178,17 @@ class Bus:
             asyncio.create_task(self._answer(message))
 
     async def _answer(self, message: dict) -> None:
+        """Handle a request once per id and send its reply (a copy of the request gets it again)."""
+        request_id = message.get("id")
+        answer = self._answers.get(request_id)
+        if answer is None:
+            answer = self._answers[request_id] = asyncio.ensure_future(self._reply(message))
+            while len(self._answers) > REMEMBERED_ANSWERS:
+                self._answers.popitem(last=False)
+        reply = await asyncio.shield(answer)
+        self.publish(self.node_channel(message["from"]), reply)
+
+    async def _reply(self, message: dict) -> dict:
         reply = {"t": "reply", "id": message["id"]}
         handler = self._ops.get(message.get("op"))
         try:
@@ -176,7 +199,7 @@ class Bus:
             as_dict = getattr(exc, "as_dict", None)
             reply["error"] = dict(as_dict(), status=exc.status) if as_dict else {
                 "code": "remote_failure", "message": str(exc) or type(exc).__name__, "status": 503}
-        self.publish(self.node_channel(message["from"]), reply)
+        return reply
 
     # --- loops -------------------------------------------------------------------------------
 

@@ -39,5 +39,31 @@ def check(session: Session, match_id: str, epoch: int) -> None:
                        f"this server no longer owns match {match_id} (epoch {epoch} was superseded); retry")
 
 
+def check_entries(session: Session, entries, held: dict[str, int]) -> None:
+    """Inside a commit's transaction: refuse it unless every entry comes from the runner of the
+    epoch this process holds (``held``: match id -> epoch; a match given up is not in it) and
+    that epoch is still the match's newest."""
+    for match_id, epoch in {(entry.match_id, entry.epoch) for entry in entries}:
+        if epoch is None or held.get(match_id) != epoch:
+            raise ApiError(503, "not_owner", f"this server does not own match {match_id} (epoch {epoch}); retry")
+        check(session, match_id, epoch)
+
+
+class FencedWriter:
+    """The action writer as one owner's runner sees it: every entry it appends carries the epoch
+    the runner was started under. The commit's fence then judges the runner that made the entry,
+    not the epoch its process holds when the batch commits: a runner replaced by a newer take-over
+    (of the same process, after a Redis restart) cannot commit under its successor's epoch."""
+
+    def __init__(self, writer, epoch: int):
+        self.writer = writer
+        self.epoch = epoch
+
+    def append(self, *entries):
+        for entry in entries:
+            entry.epoch = self.epoch
+        return self.writer.append(*entries)
+
+
 def current(session: Session, match_id: str) -> int:
     return session.scalar(select(MatchOwner.epoch).where(MatchOwner.match_id == match_id)) or 0

@@ -197,7 +197,7 @@ class ClusterHub(Hub):
             old.stop()
         self.epochs[match_id] = epoch
         self.owned[live.id] = match_id
-        runner = self._runner(match)
+        runner = self._runner(match, writer=fencing.FencedWriter(self.writer, epoch))
         if live.absence is None:  # zombie seats are the owner's to decide (on every process's presence)
             self._watch_absence(live)
         live.attach(runner)
@@ -218,12 +218,8 @@ class ClusterHub(Hub):
         return epoch
 
     def _fence(self, session, entries) -> None:
-        """In the commit's transaction (writer thread): refuse if this process lost any of these matches."""
-        for match_id in {entry.match_id for entry in entries}:
-            epoch = self.epochs.get(match_id)
-            if epoch is None:
-                raise ApiError(503, "not_owner", f"this server does not own match {match_id}; retry")
-            fencing.check(session, match_id, epoch)
+        """In the commit's transaction (writer thread)."""
+        fencing.check_entries(session, entries, self.epochs)
 
     async def match_over(self, room_id: str) -> None:
         """The owned match ended: nothing runs any more, any process can show it."""

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from app import store
 from app.db import Database
 from app.live.room import LiveRoom
-from app.live.runner import MatchRunner
+from app.live.runner import MatchRunner, Writer
 from app.live.writer import ActionWriter
 from app.live.zombies import AbsenceWatch, record_abandonment
 from app.models import Match
@@ -116,9 +116,9 @@ class Hub:
             if live.runner:
                 live.runner.stop()
 
-    def _runner(self, match: store.MatchInfo) -> MatchRunner:
+    def _runner(self, match: store.MatchInfo, writer: Writer | None = None) -> MatchRunner:
         return MatchRunner(match.id, match.game, match.seed, match.num_players, match.state, match.version,
-                           match.options, clock=self.clock, writer=self.writer,
+                           match.options, clock=self.clock, writer=writer or self.writer,
                            resync_window=self.settings.resync_window, snapshot_every=self.settings.snapshot_every,
                            status=match.status)
 

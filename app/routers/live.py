@@ -108,7 +108,9 @@ async def _receive_loop(live: LiveRoom, connection: Connection, state, guard: So
             connection.send(_error("too_large", f"frames are limited to {max_bytes} bytes"))
             continue
         try:
-            message = _parse(text)
+            # (values orjson refuses but Python's parser takes get their own clear error from the
+            # checks that follow, not "malformed")
+            message = json_codec.loads(text)
         except ValueError:
             connection.send(_error("malformed", "the frame is not valid JSON"))
             continue
@@ -176,12 +178,6 @@ def _send_views(live: LiveRoom, connection: Connection, since: int | None) -> No
             connection.send_encoded(*runner.current(seat))
     except ApiError as exc:  # a cluster's mirror whose owner is changing: the views follow when it is back
         connection.send(_error(exc.code, exc.message))
-
-
-def _parse(text: str):
-    """The frame's JSON (``app.json_codec.loads``: values orjson refuses but Python's parser takes
-    get their own clear error from the checks that follow, not "malformed")."""
-    return json_codec.loads(text)
 
 
 def _ref(message: dict) -> dict:

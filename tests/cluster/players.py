@@ -123,19 +123,15 @@ def play(seats: dict[int, Seat], policy, rng: random.Random, on_step=None, timeo
 def _await_answer(seat: Seat, version: int, ref: str) -> str:
     """'acked' (the server's ``ack`` of this action, ``ref``: committed), 'refused' (an error
     answering it: to retry, nothing was applied), 'lost' (the socket died first, the server said it
-    does not know what became of the action, or a refusal came after a newer view: the log decides).
-    A newer view is no answer: another seat's action or a timer may have taken the version this one
-    was sent for, and this one's refusal follows the view. (A refusal after a newer view is not
-    trusted as "nothing applied" either: with Redis restarted mid-match a refused action was once
-    found in the log; see the closing note of the session that wrote this.) Answers to other
-    messages (a ``sync`` while the room was changing owner) are not this one's."""
+    does not know what became of the action: the log decides). A newer view is no answer: another
+    seat's action or a timer may have taken the version this one was sent for, and this one's
+    refusal follows the view. Answers to other messages (a ``sync`` while the room was changing
+    owner) are not this one's. Refusals are printed (shown when a test fails): ``check_log`` fails
+    on a refused action found in the log."""
     reconnects = seat.reconnects
     deadline = time.monotonic() + 20
-    newer = False
     while time.monotonic() < deadline:
         for message in seat.pump(0.2, until=lambda m: m["type"] in ("error", "ack") and m.get("ref") == ref):
-            if message["type"] == "view" and message["version"] > version:
-                newer = True
             if message["type"] not in ("error", "ack") or message.get("ref") != ref:
                 continue
             if message["type"] == "ack" and seat.reconnects == reconnects:
@@ -145,7 +141,8 @@ def _await_answer(seat: Seat, version: int, ref: str) -> str:
                 return "lost"  # the owner's answer was lost: the log decides, as for a dead socket
             if message["type"] == "error":
                 assert message["code"] in RETRY_CODES, message
-                return "lost" if newer else "refused"
+                print(f"refused at version {version}: {message['code']}: {message['message']}")
+                return "refused"
         if seat.reconnects != reconnects:
             return "lost"
     return "lost"

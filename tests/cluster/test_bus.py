@@ -57,6 +57,36 @@ def test_request_reply_errors_and_absent_nodes(redis_prefix):
     asyncio.run(scenario())
 
 
+def test_a_request_delivered_twice_is_handled_once_and_both_copies_get_its_answer(redis_prefix):
+    """Redis can deliver a PUBLISH twice (the client library sends a whole pipeline again when a
+    connection broke mid-way). A forwarded action handled twice would be applied by the first
+    copy and refused as stale by the second, and the second answer could be the one heard."""
+    async def scenario():
+        async with started_buses(redis_prefix) as (a, b):
+            calls = []
+
+            async def apply_once(body):
+                calls.append(body["n"])
+                await asyncio.sleep(0.1)  # still working when the copy arrives
+                if len(calls) > 1:
+                    raise ApiError(409, "stale_version", "already applied")
+                return {"version": 7}
+
+            b.serve("submit", apply_once)
+            replies = []
+            a.subscribe(a.node_channel(a.node_id), replies.append)
+            await asyncio.sleep(0.2)
+            request = {"t": "request", "id": "copied-1", "from": a.node_id, "op": "submit", "body": {"n": 1}}
+            for _ in range(2):
+                await a.publish_now(b.node_channel(b.node_id), request)
+            await until(lambda: len(replies) == 2)
+            await asyncio.sleep(0.2)
+            assert calls == [1]
+            assert replies == [{"t": "reply", "id": "copied-1", "body": {"version": 7}}] * 2
+
+    asyncio.run(scenario())
+
+
 def test_subscriptions_come_back_after_a_redis_restart(tmp_path):
     server = PrivateRedis(tmp_path)
     server.start()

@@ -13,10 +13,10 @@ import engines
 from engines.bots import get as get_bot
 from tests.cluster.players import Seat, check_log, finished_room, play, unbroken
 from tests.support.cluster import LocalCluster
-from tests.support.driver import check_pushed_views, setup_room, stored_match
+from tests.support.driver import SHORT_MATCH, check_pushed_views, setup_room, stored_match
 
 # Short options, so automatic steps do not make the test slow (they still happen, on the owner).
-OPTIONS = {"synomilia": {"reveal_delay": 0.2}, "three_magic": {"short_game": True, "call_window": 0.5},
+OPTIONS = {"synomilia": {"reveal_delay": 0.2}, "three_magic": {**SHORT_MATCH["three_magic"], "call_window": 0.5},
            "peribit": {"placement_clock": 0}}
 
 

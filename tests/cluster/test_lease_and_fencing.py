@@ -11,13 +11,15 @@ import pytest
 from sqlalchemy import create_engine
 from sqlalchemy.orm import sessionmaker
 
+from app import store
 from app.cluster import fencing
-from tests.cluster.helpers import started_buses
 from app.cluster.lease import Leases
 from app.db import migrate
 from app.errors import ApiError
+from app.live.writer import ActionWriter
 from app.models import Match, Player, Room
-from tests.support.redis import REDIS_URL
+from app.store import LogEntry
+from tests.cluster.helpers import started_buses
 
 
 def test_one_holder_renewals_and_expiry(redis_prefix):
@@ -104,3 +106,38 @@ def test_a_claim_waits_for_a_commit_in_flight(postgres_url):
     assert claimed == [old + 1]
     with factory() as session:  # the new owner's reload sees the commit that went first
         assert session.get(Match, match_id).version == 1
+
+
+def test_a_runner_of_an_older_take_over_by_the_same_process_cannot_commit(database_url):
+    """A process that takes its own room over again (after a Redis restart) starts a new runner
+    under a new epoch. An entry the old runner still has in the writer's queue carries the old
+    epoch and is refused, though the process holds the match when the batch commits; the new
+    runner's entry for the same version commits."""
+    factory, match_id = make_match(database_url)
+    with factory() as session, session.begin():
+        old = fencing.claim(session, match_id, "node-a")
+    with factory() as session, session.begin():
+        new = fencing.claim(session, match_id, "node-a")
+    held = {match_id: new}
+    writer = ActionWriter(factory)
+    writer.before_commit.append(lambda session, entries: fencing.check_entries(session, entries, held))
+    writer.start()
+
+    async def scenario():
+        stale = fencing.FencedWriter(writer, old).append(LogEntry(match_id, 0, 0, {"play": "old"}))
+        current = fencing.FencedWriter(writer, new).append(LogEntry(match_id, 0, 1, {"play": "new"}))
+        results = await asyncio.gather(stale, current, return_exceptions=True)
+        assert isinstance(results[0], ApiError) and results[0].code == "not_owner", results
+        assert results[1] is None
+        held.clear()  # the process gave the match up: even its newest runner is refused
+        with pytest.raises(ApiError) as refused:
+            await fencing.FencedWriter(writer, new).append(LogEntry(match_id, 1, 0, {"play": "late"}))
+        assert refused.value.code == "not_owner"
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        writer.close()
+    with factory() as session:
+        assert store.log_entry(session, match_id, 0) == (1, {"play": "new"})
+        assert store.log_entry(session, match_id, 1) is None

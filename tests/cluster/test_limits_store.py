@@ -8,7 +8,6 @@ import asyncio
 from tests.cluster.helpers import started_buses
 from app.cluster.limits import RedisBucketStore
 from app.limits.store import MemoryBucketStore, Rule
-from tests.support.redis import REDIS_URL
 
 
 def test_two_processes_share_one_bucket_and_match_the_memory_store(redis_prefix):

@@ -7,7 +7,6 @@ from collections import Counter
 
 from tests.cluster.helpers import started_buses
 from app.cluster.presence import Presence
-from tests.support.redis import REDIS_URL
 
 
 def test_counts_merge_across_processes_and_dead_ones_are_dropped(redis_prefix):

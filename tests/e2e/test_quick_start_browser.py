@@ -83,5 +83,5 @@ def test_quick_start_and_a_whole_match_at_phone_width(server, browser, game, pla
     fits_the_screen(page)
     # back on the landing page the finished match is listed with a replay link
     page.goto(server.base_url + "/")
-    page.locator(f"#my-rooms .my-room-finished").first.wait_for()
+    page.locator("#my-rooms .my-room-finished").first.wait_for()
     assert errors == []

@@ -19,11 +19,12 @@ from app.clock import FakeClock
 from app.models import Match, MatchAction
 from tests.live.helpers import bots_only_room, wait_for_status
 from tests.support.databases import KINDS, fresh_database
+from tests.support.driver import SHORT_MATCH
 from tests.support.server import start_in_thread
 
-# Three Magic's short game (one round of dealers, ~250 actions instead of ~450): every action is a
-# committed transaction, and the full game alone took ~10 s on a busy machine.
-OPTIONS = {"synomilia": {"reveal_delay": 0}, "peribit": {"placement_clock": 0}, "three_magic": {"short_game": True}}
+# Three Magic's short game (SHORT_MATCH): every action is a committed transaction, and the full
+# game alone took ~10 s on a busy machine.
+OPTIONS = {"synomilia": {"reveal_delay": 0}, "peribit": {"placement_clock": 0}, **SHORT_MATCH}
 CASES = [("sqlite", game, n) for game in engines.ids()
          for n in range(engines.get(game).min_players, engines.get(game).max_players + 1)]
 # PostgreSQL: each game once, at its largest table. The games' rules do not touch the database;

@@ -8,10 +8,9 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import httpx
 from websockets.exceptions import ConnectionClosed
 
-from tests.support.clients import Api, Socket
+from tests.support.clients import Socket
 from tests.support.driver import play_over_sockets, setup_room, stored_match
 from tests.support.server import ServerProcess, start_in_thread
 

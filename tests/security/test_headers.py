@@ -11,7 +11,6 @@ from sqlalchemy import MetaData, create_engine, select
 
 from app.security import same_secret
 from app.settings import ROOT
-from tests.support.clients import Api
 from tests.support.driver import setup_room
 
 PAGES = ["/", "/static/index.html"] + [f"/static/{p.name}" for p in sorted((ROOT / "static").glob("*.html"))] \
