@@ -39,7 +39,10 @@ def test_cards_show_every_game_with_its_picture(server, browser):
     assert cards.count() == len(engines.all_engines())
     for game in engines.all_engines():
         card = page.locator(f".game-card[data-game='{game.id}']")
-        assert card.locator("img").evaluate("img => img.complete && img.naturalWidth > 0"), game.id
+        # the picture loads (under load it may still be on its way when the cards are drawn)
+        page.wait_for_function("sel => { const img = document.querySelector(sel); "
+                               "return img && img.complete && img.naturalWidth > 0; }",
+                               arg=f".game-card[data-game='{game.id}'] img", timeout=15_000)
         text = card.inner_text()
         assert "min" in text and "players" in text
         assert card.locator("button.quick-start").count() == card.locator("button.play-friends").count() == 1
