@@ -20,6 +20,7 @@ import contextlib
 import itertools
 import logging
 import secrets
+import time
 from collections import OrderedDict
 from typing import Any, Awaitable, Callable
 
@@ -30,9 +31,11 @@ from app import json_codec
 
 log = logging.getLogger("asobiba.cluster")
 
-# How many answered requests are remembered to answer a copy of one (a copy arrives within the
-# client library's reconnect retries, a few seconds; this is minutes of requests).
-REMEMBERED_ANSWERS = 4096
+# Answered requests are remembered to answer a copy of one: a copy arrives within the client
+# library's reconnect retries (a few seconds). Most replies are a version number; the count bounds
+# the memory on a busy process.
+REMEMBERED_SECONDS = 30.0
+REMEMBERED_ANSWERS = 16384
 
 Handler = Callable[[dict], None]
 RequestHandler = Callable[[dict], Awaitable[Any]]
@@ -66,7 +69,7 @@ class Bus:
         self._ops: dict[str, RequestHandler] = {}
         self._pending: dict[str, asyncio.Future] = {}
         self._ids = itertools.count()
-        self._answers: OrderedDict[str, asyncio.Future] = OrderedDict()  # recent requests' replies
+        self._answers: OrderedDict[str, tuple[float, asyncio.Future]] = OrderedDict()  # id -> (when, reply)
         self._outbox: asyncio.Queue[tuple[str, str, asyncio.Future | None]] = asyncio.Queue()
         self._pubsub = None
         self._changed = asyncio.Event()
@@ -180,12 +183,14 @@ class Bus:
     async def _answer(self, message: dict) -> None:
         """Handle a request once per id and send its reply (a copy of the request gets it again)."""
         request_id = message.get("id")
-        answer = self._answers.get(request_id)
-        if answer is None:
-            answer = self._answers[request_id] = asyncio.ensure_future(self._reply(message))
-            while len(self._answers) > REMEMBERED_ANSWERS:
+        now = time.monotonic()
+        remembered = self._answers.get(request_id)
+        if remembered is None:
+            remembered = self._answers[request_id] = (now, asyncio.ensure_future(self._reply(message)))
+            while self._answers and (len(self._answers) > REMEMBERED_ANSWERS
+                                     or next(iter(self._answers.values()))[0] < now - REMEMBERED_SECONDS):
                 self._answers.popitem(last=False)
-        reply = await asyncio.shield(answer)
+        reply = await asyncio.shield(remembered[1])
         self.publish(self.node_channel(message["from"]), reply)
 
     async def _reply(self, message: dict) -> dict:
