@@ -38,13 +38,14 @@ def hub_class(settings: Settings):
     return Hub
 
 
-def shared_buckets(hub):
-    """Rate-limit buckets in Redis for a cluster's processes; None = this process's memory."""
+def shared_limits(hub) -> dict:
+    """Rate-limit buckets and sockets per player in Redis for a cluster's processes; none (this
+    process's memory) for one process."""
     bus = getattr(hub, "bus", None)
     if bus is None:
-        return None
-    from app.cluster.limits import RedisBucketStore
-    return RedisBucketStore(bus)
+        return {}
+    from app.cluster.limits import RedisBucketStore, RedisSocketCounts
+    return {"store": RedisBucketStore(bus), "sockets": RedisSocketCounts(bus)}
 
 
 def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
@@ -75,7 +76,7 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     clock = clock or SystemClock()
     app.state.db_engine = db.engine
     app.state.hub = hub_class(settings)(settings, db, writer, clock)
-    app.state.limiter = Limiter(settings, clock, shared_buckets(app.state.hub))
+    app.state.limiter = Limiter(settings, clock, **shared_limits(app.state.hub))
     app.state.lifecycle = Lifecycle(settings.shutdown_unready_seconds, settings.shutdown_timeout)
     # Drains on SIGTERM; a cluster member hands its rooms over from within (ClusterHub.hand_over).
     app.state.lifecycle.on_drain(app.state.hub.drain)

@@ -4,10 +4,10 @@ bucket per IP address; an action goes through only if every bucket that applies 
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 
 from app.errors import ApiError
 from app.observability import metrics
+from app.limits.socket_counts import MemorySocketCounts, SocketCounts
 from app.limits.store import BucketStore, MemoryBucketStore, Rule, retry_after_header
 from app.settings import Settings
 
@@ -42,16 +42,17 @@ def client_keys(ip: str | None, token: str | None) -> tuple[str | None, str | No
 
 
 class Limiter:
-    def __init__(self, settings: Settings, clock, store: BucketStore | None = None):
+    def __init__(self, settings: Settings, clock, store: BucketStore | None = None,
+                 sockets: SocketCounts | None = None):
         self.clock = clock
         self.store = store or MemoryBucketStore()
+        self.socket_counts = sockets or MemorySocketCounts()
         self.rules: dict[tuple[str, str], Rule | None] = {}
         for name in LIMITS:
             for per in ("token", "ip"):
                 text = getattr(settings, f"rate_{name}_per_{per}", "off")
                 self.rules[(name, per)] = Rule.parse(text)
         self.max_sockets_per_player = settings.max_sockets_per_player
-        self.sockets: Counter[str] = Counter()
 
     async def check(self, name: str, token_key: str | None, ip: str | None, cost: float = 1.0) -> None:
         """Take ``cost`` credits from the token's and the IP's buckets, or raise ``RateLimited``."""
@@ -67,18 +68,10 @@ class Limiter:
 
     # --- sockets per player (a bound, not a rate) ---------------------------------------------
 
-    def open_socket(self, player_id: str | None) -> bool:
+    async def open_socket(self, player_id: str | None) -> bool:
         """Count a new socket of ``player_id``; False (nothing counted) when it has too many."""
-        if player_id is None:
-            return True
-        if self.sockets[player_id] >= self.max_sockets_per_player:
-            return False
-        self.sockets[player_id] += 1
-        return True
+        return player_id is None or await self.socket_counts.open(player_id, self.max_sockets_per_player)
 
-    def close_socket(self, player_id: str | None) -> None:
-        if player_id is None:
-            return
-        self.sockets[player_id] -= 1
-        if self.sockets[player_id] <= 0:
-            del self.sockets[player_id]
+    async def close_socket(self, player_id: str | None) -> None:
+        if player_id is not None:
+            await self.socket_counts.close(player_id)

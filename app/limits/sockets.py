@@ -45,7 +45,7 @@ async def admit_socket(websocket, limiter: Limiter, live, player_id: str | None)
     settings = websocket.app.state.settings
     if live.seat_of(player_id) is None and live.summary()["spectators"] >= settings.max_spectators_per_room:
         code, error, close = 1013, "too_many_spectators", f"this room has its {settings.max_spectators_per_room} spectators"
-    elif not limiter.open_socket(player_id):
+    elif not await limiter.open_socket(player_id):
         code, error, close = 1008, "too_many_sockets", f"a player may hold {settings.max_sockets_per_player} sockets at once"
     else:
         return True

@@ -84,10 +84,12 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
         close_code = exc.code
     finally:
         log.info("socket closed", extra={"event": "socket_closed", "close_code": close_code})
-        limiter.close_socket(connection.player_id)
-        live.leave(connection)
-        await connection.close()
-        hub.forget_if_idle(room_id)
+        try:
+            live.leave(connection)
+            await connection.close()
+            hub.forget_if_idle(room_id)
+        finally:  # (a cancelled close must not leave the socket counted)
+            await limiter.close_socket(connection.player_id)
 
 
 async def _receive_loop(live: LiveRoom, connection: Connection, state, guard: SocketGuard) -> None:

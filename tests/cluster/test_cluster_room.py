@@ -1,5 +1,5 @@
-"""A room over three processes: presence and spectator counts, chat and the chat rate limit are
-the same whichever process a socket is on; sockets that join a running match on a process that
+"""A room over three processes: presence and spectator counts, chat, the chat rate limit and the
+bound on a player's sockets are the same whichever process a socket is on; sockets that join a running match on a process that
 does not own it get their seat's view and the chat history at once; every process says a room is
 running before it pushes the match's first view."""
 
@@ -33,7 +33,7 @@ def test_every_process_says_the_room_is_running_before_the_first_view(postgres_u
 
 
 def test_presence_chat_and_rate_limits_across_processes(postgres_url, tmp_path):
-    with LocalCluster(postgres_url, tmp_path) as cluster:
+    with LocalCluster(postgres_url, tmp_path, MAX_SOCKETS_PER_PLAYER="3") as cluster:
         one, two, three = cluster.servers
         room_id, (aki, ben) = setup_room(cluster.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 0})
         assert aki.post(f"/api/rooms/{room_id}/start").status_code == 200
@@ -62,6 +62,14 @@ def test_presence_chat_and_rate_limits_across_processes(postgres_url, tmp_path):
                                            (m["type"] == "chat" and m["message"]["text"] == f"m{i}")))
         assert [r["type"] for r in replies] == ["chat"] * 4 + ["error"] * 2, replies  # "よろしく" took one
         assert all(r["code"] == "rate_limited" for r in replies if r["type"] == "error")
+
+        # Ben's sockets (at most 3) are counted over every process: his third is let in, his
+        # fourth refused, on whichever process it opens.
+        b3 = Socket(one.ws_url, room_id, ben.token)
+        assert b3.latest_view()["seat"] == 1
+        b4 = Socket(two.ws_url, room_id, ben.token)
+        assert b4.recv()["code"] == "too_many_sockets"
+        b3.close()
 
         watcher.close()
         b2.close()

@@ -1,13 +1,14 @@
-"""Rate-limit buckets shared through Redis: two processes spend one client's credits together,
-with the memory store's arithmetic."""
+"""Limits shared through Redis: two processes spend one client's credits together, with the
+memory store's arithmetic, and hold one player's sockets within one bound."""
 
 from __future__ import annotations
 
 import asyncio
 
-from tests.cluster.helpers import started_buses
-from app.cluster.limits import RedisBucketStore
+from app.cluster.limits import RedisBucketStore, RedisSocketCounts
+from app.cluster.presence import Presence
 from app.limits.store import MemoryBucketStore, Rule
+from tests.cluster.helpers import started_buses
 
 
 def test_two_processes_share_one_bucket_and_match_the_memory_store(redis_prefix):
@@ -32,5 +33,28 @@ def test_two_processes_share_one_bucket_and_match_the_memory_store(redis_prefix)
             waits = await asyncio.gather(*((sa if i % 2 else sb).take("rooms:ip:1.2.3.4", rule, 1, now)
                                            for i in range(40)))
             assert waits.count(0.0) == 5
+
+    asyncio.run(scenario())
+
+
+def test_sockets_per_player_are_bounded_over_every_process(redis_prefix):
+    """Two processes hold one player's sockets together within the bound; a close on one makes
+    room on the other; a process whose heartbeat stopped (killed) no longer counts; another
+    player has a bound of their own."""
+    async def scenario():
+        async with started_buses(redis_prefix) as (a, b):
+            for bus in (a, b):
+                await Presence(bus, 30).heartbeat()
+            ca, cb = RedisSocketCounts(a), RedisSocketCounts(b)
+            assert await ca.open("aki", 3) and await cb.open("aki", 3) and await ca.open("aki", 3)
+            assert not await cb.open("aki", 3)  # three over both processes
+            assert not await ca.open("aki", 3)
+            assert await cb.open("ben", 3)
+            await ca.close("aki")
+            assert await cb.open("aki", 3)  # a's close made room on b
+            assert not await ca.open("aki", 3)
+            await b.redis.hset(b.key("nodes"), b.node_id, 0)  # b's heartbeat ran out (killed)
+            assert await ca.open("aki", 3) and await ca.open("aki", 3)
+            assert not await ca.open("aki", 3)
 
     asyncio.run(scenario())
