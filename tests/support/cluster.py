@@ -89,5 +89,9 @@ class LocalCluster:
     def __enter__(self) -> "LocalCluster":
         return self.start()
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, exc_type, *_) -> None:
         self.stop()
+        if exc_type is not None:  # shown with the failure: what each process logged last
+            for index, server in enumerate(self.servers):
+                print(f"--- server {index} (port {server.port}), last lines ---")
+                print("".join(server.output[-80:]))
