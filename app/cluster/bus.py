@@ -5,7 +5,10 @@ Every message is one JSON object. Publishing goes through one queue and one task
 messages published by this process arrive everywhere in the order they were published (a
 forwarded action's reply never overtakes the views it produced). The subscriber reconnects by
 itself and subscribes again to every channel; ``on_reconnect`` callbacks then let the owners of
-state that may have missed messages resync it.
+state that may have missed messages resync it. A subscription can also go quiet with no error
+reaching the listener (seen after a Redis restart: publishing worked, nothing arrived for minutes,
+so a mirror never caught up): each process publishes a probe to its own channel every second and
+subscribes again from scratch when it stops hearing them.
 
 Redis may deliver a message twice: when a connection breaks mid-pipeline, the client library
 sends the whole pipeline again once it reconnects, and the PUBLISHes that had already gone out go
@@ -36,6 +39,10 @@ log = logging.getLogger("asobiba.cluster")
 # the memory on a busy process.
 REMEMBERED_SECONDS = 30.0
 REMEMBERED_ANSWERS = 16384
+# Each process hears its own probe on its own channel every PROBE_SECONDS; when none came back for
+# PROBE_TIMEOUT seconds, its subscriptions are made again from scratch.
+PROBE_SECONDS = 1.0
+PROBE_TIMEOUT = 5.0
 
 Handler = Callable[[dict], None]
 RequestHandler = Callable[[dict], Awaitable[Any]]
@@ -77,6 +84,8 @@ class Bus:
         self._tasks: list[asyncio.Task] = []
         self.on_reconnect: list[Callable[[], Awaitable[None]]] = []
         self.published = 0  # messages published since start (benchmarks read it)
+        self._heard = 0.0  # when this process last heard its own probe (loop time)
+        self._deaf = asyncio.Event()  # set by the probe: the listener subscribes again
 
     # --- names -------------------------------------------------------------------------------
 
@@ -92,7 +101,9 @@ class Bus:
         await self.redis.ping()
         self.subscribe(self.node_channel(self.node_id), self._on_node_message)
         self._pubsub = await self._subscribed_pubsub()
-        self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._publish_loop())]
+        self._heard = asyncio.get_running_loop().time()
+        self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._publish_loop()),
+                       asyncio.create_task(self._probe_loop())]
 
     def stop(self) -> None:
         """Stop listening and publishing now (no await: a process's last moments)."""
@@ -179,6 +190,8 @@ class Bus:
                     future.set_result(message.get("body"))
         elif message.get("t") == "request":
             asyncio.create_task(self._answer(message))
+        elif message.get("t") == "probe":
+            self._heard = asyncio.get_running_loop().time()
 
     async def _answer(self, message: dict) -> None:
         """Handle a request once per id and send its reply (a copy of the request gets it again)."""
@@ -224,6 +237,10 @@ class Bus:
     async def _listen(self) -> None:
         while True:
             try:
+                if self._deaf.is_set():
+                    self._deaf.clear()
+                    log.warning("no probe heard for %s s; subscribing again", PROBE_TIMEOUT)
+                    await self._reconnect()
                 if self._changed.is_set():
                     self._changed.clear()
                     wanted = set(self._handlers)
@@ -259,12 +276,25 @@ class Bus:
             except (RedisError, OSError):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 1.0)
+        self._heard = asyncio.get_running_loop().time()
+        self._deaf.clear()
         log.warning("Redis subscription restored")
         for callback in list(self.on_reconnect):
             try:
                 await callback()
             except Exception:
                 log.exception("resync after a Redis reconnect failed")
+
+    async def _probe_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(PROBE_SECONDS)
+            if loop.time() - self._heard > PROBE_TIMEOUT and not self._deaf.is_set():
+                self._deaf.set()
+            try:
+                await self.publish_now(self.node_channel(self.node_id), {"t": "probe"})
+            except Unreachable:  # Redis is down: the listener notices by itself
+                pass
 
     async def _publish_loop(self) -> None:
         """Everything queued goes out in one pipeline per round (in order): one round trip for a

@@ -202,6 +202,9 @@ class ClusterHub(Hub):
             self._watch_absence(live)
         live.attach(runner)
         await self.bus.redis.sadd(self.bus.key("running"), live.id)
+        if live.runner is not runner:  # a newer take-over of this room (same process) replaced it meanwhile
+            runner.stop()
+            return
         if runner.finished or runner.status != "running":
             await self.match_over(live.id)
             return

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from app.cluster.bus import RemoteError, Unreachable
+from app.cluster.bus import PROBE_TIMEOUT, RemoteError, Unreachable
 from app.errors import ApiError
 from tests.cluster.helpers import started_buses, until
 from tests.support.redis import PrivateRedis, random_prefix
@@ -83,6 +83,29 @@ def test_a_request_delivered_twice_is_handled_once_and_both_copies_get_its_answe
             await asyncio.sleep(0.2)
             assert calls == [1]
             assert replies == [{"t": "reply", "id": "copied-1", "body": {"version": 7}}] * 2
+
+    asyncio.run(scenario())
+
+
+def test_a_subscription_that_goes_quiet_without_an_error_is_made_again(redis_prefix):
+    """Redis forgets this process's subscriptions and the listener hears no error (as after one
+    Redis restart in CI: publishing worked, nothing arrived for minutes). Its own probe stops
+    coming back, so it subscribes again and tells its owners to resync (``on_reconnect``)."""
+    async def scenario():
+        async with started_buses(redis_prefix) as (a, b):
+            got, resynced = [], []
+
+            async def resync():
+                resynced.append(True)
+
+            a.on_reconnect.append(resync)
+            await a.subscribe(a.key("room", "r1"), got.append).wait()
+            await a._pubsub.unsubscribe()  # behind the listener's back: nothing arrives any more
+            await asyncio.sleep(0.5)
+            assert await b.publish_now(b.key("room", "r1"), {"i": 0}) == 0
+            await until(lambda: resynced, timeout=PROBE_TIMEOUT + 5)
+            assert await b.publish_now(b.key("room", "r1"), {"i": 1}) == 1
+            await until(lambda: got == [{"i": 1}])
 
     asyncio.run(scenario())
 
