@@ -6,9 +6,8 @@ accessibility tree. (Whole matches at phone width: test_quick_start_browser.py.)
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.support.browser import PHONE, create_room, room_api, unnamed_controls, watch_errors
+from tests.support.browser import PHONE, create_room, unnamed_controls, wait_for_table, watch_errors
 
 CASES = [("synomilia", 2, {"reveal_delay": 0}), ("peribit", 2, {}), ("three_magic", 3, {}),
          ("mipolin", 3, {}), ("makelandia", 4, {}), ("makelandia", 8, {})]
@@ -24,12 +23,7 @@ def test_table_first_at_phone_width(server, browser, game, seats, options, shots
         page.click(f".add-bot[data-seat='{seat}']")
         page.locator(f".seat[data-seat='{seat}']", has_text="bot").wait_for()
     page.click("#start")
-    try:
-        page.locator(CONTROLS).first.wait_for(timeout=30000)  # the host has something to do
-    except PlaywrightTimeoutError:  # say what the page shows (this wait once timed out in CI)
-        raise AssertionError(f"{game}: no control for the host after 30 s; status "
-                             f"{page.locator('#status').inner_text()!r}, room {room_api(page)}, "
-                             f"table {page.locator('#table').inner_text()[:600]!r}, errors {errors}") from None
+    wait_for_table(page, CONTROLS)  # the host has something to do
     page.wait_for_timeout(300)
     page.screenshot(path=shots / f"{game}-{seats}-phone.png")
     assert page.locator("#invite-url").count() == 0  # the invite box gave way to the table

@@ -11,7 +11,7 @@ import time
 from contextlib import contextmanager
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError, expect, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -66,6 +66,19 @@ def room_api(page, path: str = "", method: str = "GET") -> dict:
         """([path, method]) => fetch(location.pathname.replace('/r/', '/api/rooms/') + path, {method,
              headers: {Authorization: 'Bearer ' + localStorage.getItem('asobiba.token')}})
            .then(async (r) => ({status: r.status, body: await r.json()}))""", [path, method])
+
+
+def wait_for_table(page, selector: str = ".game", timeout: float = 30_000) -> None:
+    """Wait for the match's table (``selector``) after a start; on a timeout, fail with what the
+    page shows: its status line, the room as the REST API has it, the table's text, page errors.
+    (A table that never came after Start failed CI twice without saying why.)"""
+    try:
+        page.locator(selector).first.wait_for(timeout=timeout)
+    except PlaywrightTimeoutError:
+        status = page.locator("#status").inner_text() if page.locator("#status").count() else None
+        table = page.locator("#table").inner_text()[:600] if page.locator("#table").count() else None
+        raise AssertionError(f"no {selector} after {timeout / 1000:g} s; status {status!r}, "
+                             f"room {room_api(page)}, table {table!r}") from None
 
 
 def create_room(page, base_url: str, name: str, game: str, options: dict | None = None,
