@@ -20,6 +20,11 @@ OPTIONS = {"synomilia": {"reveal_delay": 0.2}, "three_magic": {**SHORT_MATCH["th
            "peribit": {"placement_clock": 0}}
 
 
+# A whole match per game, all at once on a loaded machine: this took 73-184 s in CI, and once a
+# Three Magic match of 1,200 versions (with its fixed 6 s between hands) was still going at 300 s.
+MATCH_SECONDS = 480.0
+
+
 def bot_policy(game: str):
     bot = get_bot(game)
     return lambda message, rng: bot(message["view"], message["legal_actions"], rng)
@@ -40,7 +45,7 @@ def test_every_game_with_players_on_different_processes(postgres_url, tmp_path):
                 spectator = Seat(servers[(players + index) % len(servers)].ws_url, room_id, None)
                 started = apis[0].post(f"/api/rooms/{room_id}/start")
                 assert started.status_code == 200, started.text
-                final, acked, lost = play(seats, bot_policy(game), random.Random(index))
+                final, acked, lost = play(seats, bot_policy(game), random.Random(index), timeout=MATCH_SECONDS)
                 spectator.pump(1.0)
                 room = finished_room(apis[1], room_id)
                 results[game] = (room, final, acked, lost, seats, spectator)
@@ -51,7 +56,7 @@ def test_every_game_with_players_on_different_processes(postgres_url, tmp_path):
         for thread in threads:
             thread.start()
         for thread in threads:
-            thread.join(360)
+            thread.join(MATCH_SECONDS + 60)
         assert not failures, failures
 
         for game, (room, final, acked, lost, seats, spectator) in results.items():
