@@ -146,7 +146,7 @@ class ClusterHub(Hub):
             return
         if live.id in self.owned and live.runner is not None and not isinstance(live.runner, MirrorMatch):
             return
-        if await self.leases.acquire(live.id):
+        if not self.leaving and await self.leases.acquire(live.id):  # (a leaving process takes nothing)
             await self._take(live, info.match_id)
         elif not isinstance(live.runner, MirrorMatch):
             await self._mirror(live, info.match_id, info.game, info.num_seats)
@@ -445,6 +445,8 @@ class ClusterHub(Hub):
         """Take over running rooms whose lease is gone; returns how many this process took.
         ``from_database``: the list of running rooms comes from PostgreSQL (at start, and after
         a Redis restart lost the ``running`` set), else from Redis."""
+        if self.leaving:
+            return 0
         if from_database:
             running = await self.db.run(_running_room_ids)
         else:
