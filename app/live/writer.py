@@ -9,7 +9,9 @@ shows an action that is not committed, and a commit's cost (an fsync on SQLite, 
 on PostgreSQL) is shared by the whole batch.
 
 A batch that fails is retried one unit per transaction, so one bad entry (a duplicate version
-from a second writer) fails alone, and with it only the steps appended with it. ``before_commit`` hooks run inside the batch's transaction just
+from a second writer) fails alone, and with it only the steps appended with it. The live path's
+other short writes (a rematch vote: ``call``) run on the same thread and connection between
+batches, one transaction each. ``before_commit`` hooks run inside the batch's transaction just
 before it commits (the place for a cluster's fencing check: raise to refuse the whole batch)."""
 
 from __future__ import annotations
@@ -41,6 +43,10 @@ class ActionWriter:
         self.window = window
         self.max_batch = max_batch
         self.before_commit: list[Callable[[Session, list[LogEntry]], None]] = []
+        # SQLite: one write lock for the whole database, which this thread's connection takes
+        # between batches anyway (``call`` is the place for the live path's other writes there).
+        bind = session_factory.kw.get("bind")
+        self.one_write_lock = bind is not None and bind.dialect.name == "sqlite"
         # Figures for benchmarks and operators.
         self.batches = 0
         self.committed = 0
@@ -64,7 +70,28 @@ class ActionWriter:
         self._pending.append((entries, future, loop))
         return future
 
+    def call(self, fn, *args) -> asyncio.Future:
+        """Run ``fn(session_factory, *args)`` (a short write in a transaction of its own, like a
+        rematch vote) on the writer's thread and connection, once every action appended before it
+        is committed; the future resolves to what ``fn`` returns or fails with what it raised.
+
+        Why on SQLite (``Hub.write``): the database has one write lock. A vote from another
+        connection made the writer's batch wait for it (and the vote wait for the batch), and it
+        read its pages afresh each time (the writer's commits invalidate every other connection's
+        cache); on the writer's own connection neither happens, and no thread more contends for the GIL."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        if not self._thread.is_alive():  # stopped for a restart: nothing would run it
+            future.set_exception(ApiError(503, "shutting_down", "the server is restarting: reconnect and try again"))
+            return future
+        if self._pending:  # the actions appended before it are committed first
+            self._hand_over()
+        self._queue.put(_Job(fn, args, future, loop))
+        return future
+
     def _hand_over(self) -> None:
+        if not self._pending:  # a ``call`` handed them over already
+            return
         pending, self._pending = self._pending, []
         self._queue.put(pending)
 
@@ -77,17 +104,19 @@ class ActionWriter:
     # --- the writer thread -------------------------------------------------------------------
 
     def _run(self) -> None:
-        while True:
-            first = self._queue.get()
-            if first is _STOP:
-                return
-            batch, stop = self._collect(first)
-            for start in range(0, len(batch), self.max_batch):
-                self._commit(batch[start:start + self.max_batch])
-            if stop:
-                return
+        item = self._queue.get()
+        while item is not _STOP:
+            if isinstance(item, _Job):
+                item.run(self.session_factory)
+                item = None
+            else:  # actions: a batch, ended by what came after it (a call, the stop, or nothing)
+                batch, item = self._collect(item)
+                for start in range(0, len(batch), self.max_batch):
+                    self._commit(batch[start:start + self.max_batch])
+            if item is None:
+                item = self._queue.get()
 
-    def _collect(self, first: list) -> tuple[list, bool]:
+    def _collect(self, first: list) -> tuple[list, object]:
         batch = list(first)
         deadline = time.monotonic() + self.window
         while len(batch) < self.max_batch:
@@ -101,10 +130,10 @@ class ActionWriter:
                     item = self._queue.get(timeout=remaining)
                 except queue.Empty:
                     break
-            if item is _STOP:
-                return batch, True
+            if item is _STOP or isinstance(item, _Job):
+                return batch, item
             batch.extend(item)
-        return batch, False
+        return batch, None
 
     def _commit(self, batch: list) -> None:
         units = [entries for entries, _, _ in batch]
@@ -142,14 +171,38 @@ class ActionWriter:
         metrics.committed(time.perf_counter() - started, len(entries))
 
 
+class _Job:
+    """A ``call`` waiting for the writer's thread."""
+
+    __slots__ = ("fn", "args", "future", "loop")
+
+    def __init__(self, fn, args, future, loop):
+        self.fn, self.args, self.future, self.loop = fn, args, future, loop
+
+    def run(self, session_factory) -> None:
+        try:
+            result, error = self.fn(session_factory, *self.args), None
+        except Exception as exc:
+            result, error = None, exc
+        try:
+            self.loop.call_soon_threadsafe(_settle, self.future, result, error)
+        except RuntimeError:  # the loop is closed (shutdown): nobody is waiting any more
+            pass
+
+
+def _settle(future: asyncio.Future, result, error: Exception | None) -> None:
+    if future.done():
+        return
+    if error is None:
+        future.set_result(result)
+    else:
+        future.set_exception(error)
+
+
 def _resolve(results) -> None:
-    for future, outcome in results:
-        if future.done():
-            continue
-        if outcome is None:
-            future.set_result(None)
-        else:
-            future.set_exception(outcome)
+    """A batch's waiting runners: each committed (error None) or refused."""
+    for future, error in results:
+        _settle(future, None, error)
 
 
 def _as_api_error(exc: Exception) -> ApiError:

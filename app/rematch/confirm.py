@@ -1,11 +1,9 @@
 """Confirming a rematch, the same from REST (``POST /api/rooms/{id}/rematch``) and from the live
-socket (``{"type": "rematch"}``, no request of its own): the vote in a worker thread, the new match
-handed to the live room when the vote completed the set, and every socket of the room told who
-has confirmed (``{"type": "rematch", ...}``)."""
+socket (``{"type": "rematch"}``, no request of its own): the vote as one of the live path's short
+writes (``Hub.write``), the new match handed to the live room when the vote completed the set,
+and every socket of the room told who has confirmed (``{"type": "rematch", ...}``)."""
 
 from __future__ import annotations
-
-import asyncio
 
 from app.rematch import service
 from app.rematch.service import RematchState
@@ -14,7 +12,7 @@ from app.rematch.service import RematchState
 async def confirm(hub, room_id: str, player_id: str) -> RematchState:
     """``player_id``'s yes; raises ``ApiError`` (nothing changed) like ``service.vote``."""
     live = await hub.room(room_id)  # loaded before the vote, so the new match gets the only runner
-    current, started = await asyncio.to_thread(service.vote, hub.session_factory, room_id, player_id)
+    current, started = await hub.write(service.vote, room_id, player_id)
     if started is not None:
         await hub.attach_match(room_id, started.match.id, started)
     live.push_to({"type": "rematch", **current.as_dict()})

@@ -1,4 +1,5 @@
-"""The rematch rules, one transaction each (called through ``asyncio.to_thread``).
+"""The rematch rules, one transaction each (a vote runs as one of the live path's short writes:
+``Hub.write``).
 
 A vote locks the room row before it reads anything (a no-op UPDATE: a row lock on PostgreSQL, the
 one write lock on SQLite), so of two last votes arriving together exactly one starts the new

@@ -8,18 +8,16 @@ import threading
 import time
 
 import pytest
-from sqlalchemy import create_engine
-from sqlalchemy.orm import sessionmaker
 
 from app import store
 from app.cluster import fencing
 from app.cluster.lease import Leases
-from app.db import migrate
 from app.errors import ApiError
 from app.live.writer import ActionWriter
-from app.models import Match, Player, Room
+from app.models import Match
 from app.store import LogEntry
 from tests.cluster.helpers import started_buses
+from tests.support.databases import database_with_a_match
 
 
 def test_one_holder_renewals_and_expiry(redis_prefix):
@@ -48,18 +46,6 @@ def test_one_holder_renewals_and_expiry(redis_prefix):
     asyncio.run(scenario())
 
 
-def make_match(database_url: str) -> tuple[sessionmaker, str]:
-    migrate(database_url)
-    factory = sessionmaker(create_engine(database_url), expire_on_commit=False)
-    with factory() as session, session.begin():
-        session.add(Player(id="p1", name="Aki", token_hash="h1"))
-        session.add(Room(id="room1", game="synomilia", options={}, num_seats=2, host_id="p1"))
-        session.flush()
-        session.add(Match(id="m1", room_id="room1", game="synomilia", engine_version="1", options={}, seed=1,
-                          seats=[], state={}, version=0))
-    return factory, "m1"
-
-
 def commit_with(factory, match_id, epoch, version):
     with factory() as session, session.begin():
         fencing.check(session, match_id, epoch)
@@ -67,7 +53,7 @@ def commit_with(factory, match_id, epoch, version):
 
 
 def test_a_superseded_epoch_cannot_commit_even_at_the_same_version(database_url):
-    factory, match_id = make_match(database_url)
+    factory, match_id = database_with_a_match(database_url)
     with factory() as session, session.begin():
         old = fencing.claim(session, match_id, "node-a")
     commit_with(factory, match_id, old, 1)
@@ -86,7 +72,7 @@ def test_a_superseded_epoch_cannot_commit_even_at_the_same_version(database_url)
 
 
 def test_a_claim_waits_for_a_commit_in_flight(postgres_url):
-    factory, match_id = make_match(postgres_url)
+    factory, match_id = database_with_a_match(postgres_url)
     with factory() as session, session.begin():
         old = fencing.claim(session, match_id, "node-a")
     claimed = []
@@ -113,7 +99,7 @@ def test_a_runner_of_an_older_take_over_by_the_same_process_cannot_commit(databa
     under a new epoch. An entry the old runner still has in the writer's queue carries the old
     epoch and is refused, though the process holds the match when the batch commits; the new
     runner's entry for the same version commits."""
-    factory, match_id = make_match(database_url)
+    factory, match_id = database_with_a_match(database_url)
     with factory() as session, session.begin():
         old = fencing.claim(session, match_id, "node-a")
     with factory() as session, session.begin():

@@ -9,6 +9,10 @@ from contextlib import contextmanager
 
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.orm import sessionmaker
+
+from app.db import migrate
+from app.models import Match, Player, Room
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL", "")
 KINDS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
@@ -29,3 +33,17 @@ def fresh_database(kind: str, tmp_path):
         with admin.connect() as connection:
             connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+def database_with_a_match(database_url: str) -> tuple[sessionmaker, str]:
+    """The migrated database at ``database_url`` holding one running Synomilia match (``m1``, in
+    room ``room1``, version 0) for tests of the action log's writers; a session factory for it."""
+    migrate(database_url)
+    factory = sessionmaker(create_engine(database_url), expire_on_commit=False)
+    with factory() as session, session.begin():
+        session.add(Player(id="p1", name="Aki", token_hash="h1"))
+        session.add(Room(id="room1", game="synomilia", options={}, num_seats=2, host_id="p1"))
+        session.flush()
+        session.add(Match(id="m1", room_id="room1", game="synomilia", engine_version="1", options={}, seed=1,
+                          seats=[], state={}, version=0))
+    return factory, "m1"
