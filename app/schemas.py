@@ -29,11 +29,19 @@ def json_problem(value: Any, depth: int = 0) -> str | None:
         return None if math.isfinite(value) else "numbers must be finite"
     if isinstance(value, str):
         return "text must not contain NUL characters" if "\x00" in value else None
+    # (plain loops: every action frame of the live socket is checked, and generators cost more)
     if isinstance(value, list):
-        return next((p for p in (json_problem(v, depth + 1) for v in value) if p), None)
+        for item in value:
+            problem = json_problem(item, depth + 1)
+            if problem:
+                return problem
+        return None
     if isinstance(value, dict):
-        return next((p for p in (json_problem(k, depth + 1) or json_problem(v, depth + 1)
-                                 for k, v in value.items()) if p), None)
+        for key, item in value.items():
+            problem = json_problem(key, depth + 1) or json_problem(item, depth + 1)
+            if problem:
+                return problem
+        return None
     return f"unsupported value of type {type(value).__name__}"
 
 
