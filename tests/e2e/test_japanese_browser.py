@@ -12,7 +12,7 @@ import pytest
 
 import engines
 from engines.playout import play
-from tests.support.browser import PHONE, click_until_outcome, create_room, wait_for_table, watch_errors
+from tests.support.browser import PHONE, click_until_outcome, create_room, start_match, wait_for_table, watch_errors
 
 CONTROLS = ".game button:not(.mipolin-nb-clear):not([disabled]), .mipolin-area.can"
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
@@ -45,7 +45,7 @@ def test_a_whole_match_in_japanese_has_no_english_left(server, browser, game):
         page.click(f".add-bot[data-seat='{seat}']")
         page.locator(f".seat[data-seat='{seat}']", has_text="ボット").wait_for()
     seen |= english_words(page)
-    page.click("#start")
+    start_match(page)
     wait_for_table(page)
     # The page is read for English before every click: a whole Three Magic match took 80-195 s in
     # CI and once overran click_until_outcome's default 240 s (no hang: a slow, loaded machine).

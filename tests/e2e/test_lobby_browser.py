@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import (DESKTOP, PHONE, create_room, room_api, unnamed_controls,
+from tests.support.browser import (DESKTOP, PHONE, box_of, create_room, room_api, unnamed_controls,
                                    watch_errors)
 
 
@@ -38,11 +38,11 @@ def test_host_and_friend_are_told_what_to_do(server, browser, viewport, shots):
     assert "[1]" not in refused["body"]["error"]["message"]
 
     # 7: Copy sits beside the link (not wrapped below it) and Leave is well apart from Start
-    link = host.get_by_role("textbox", name="Invite link").bounding_box()
-    copy = host.get_by_role("button", name="Copy link").bounding_box()
+    link = box_of(host.get_by_role("textbox", name="Invite link"))
+    copy = box_of(host.get_by_role("button", name="Copy link"))
     if viewport is DESKTOP:
         assert copy["y"] < link["y"] + link["height"] and copy["x"] >= link["x"] + link["width"]
-    assert boxes_apart(start.bounding_box(), host.locator("#leave").bounding_box(), 12)
+    assert boxes_apart(box_of(start), box_of(host.locator("#leave")), 12)
     assert host.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     # 8: every control of the lobby has an accessible name (Playwright's accessibility tree)
     assert unnamed_controls(host) == []

@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from tests.support.browser import (DESKTOP, PHONE, create_room, in_first_viewport, room_api, unnamed_controls,
-                                   watch_errors)
+from tests.support.browser import (DESKTOP, PHONE, create_room, in_first_viewport, room_api, start_match,
+                                   unnamed_controls, watch_errors)
 
 VAGUE = re.compile(r"\((Kill|strength \d+)\)")  # the old labels: "Kill (Kill)", "Boost (strength 0)"
 
@@ -31,7 +31,7 @@ def test_the_decision_comes_first_and_the_hand_plays(server, browser, viewport, 
     for seat in (1, 2, 3):
         page.click(f".add-bot[data-seat='{seat}']")
         page.locator(f".seat[data-seat='{seat}']", has_text="bot").wait_for()
-    page.click("#start")
+    start_match(page)
 
     for turn in range(2):
         if not wait_for_my_move(page):

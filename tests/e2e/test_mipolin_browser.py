@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from tests.support.browser import click_until_outcome, create_room, join_room, watch_errors
+from tests.support.browser import click_until_outcome, create_room, join_room, start_match, watch_errors
 
 # Everything a player clicks at the table: action buttons, hand cards, reachable map areas.
 # (The notebook is a table of <td>/<th>, not buttons, so random clicking leaves it alone.)
@@ -22,7 +22,7 @@ def test_three_browsers_play_a_whole_game(server, browser):
     invite = create_room(host, server.base_url, "Aki", "mipolin")
     for seat, (guest, name) in enumerate(zip(guests, ("Ben", "Chie")), start=1):
         join_room(guest, host, invite, name, seat)
-    host.click("#start")
+    start_match(host)
 
     # the table shows the map, the Day track, the rules link and the private notebook
     host.locator(".mipolin-map").wait_for()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from tests.support.browser import click_until_outcome, create_room, join_room, watch_errors
+from tests.support.browser import click_until_outcome, create_room, join_room, start_match, watch_errors
 
 ACTION_BUTTONS = ".peribit-root button"
 
@@ -18,7 +18,7 @@ def test_two_browsers_play_peribit_through_the_table(server, browser):
 
     invite = create_room(host, server.base_url, "Aki", "peribit")
     join_room(guest, host, invite, "Ben", 1)
-    host.click("#start")
+    start_match(host)
 
     # the opening: both tables show the field, the metus counter and the rules link
     for page in (host, guest):

@@ -11,7 +11,7 @@ import re
 import pytest
 
 import engines
-from tests.support.browser import PHONE, click_until_outcome, unnamed_controls, watch_errors
+from tests.support.browser import PHONE, click_until_outcome, unnamed_controls, wait_for_table, watch_errors
 
 # Everything a player clicks at a table (Mipolin's notebook is cells, and its "clear" is left alone).
 CONTROLS = ".game button:not(.mipolin-nb-clear):not([disabled]), .mipolin-area.can"
@@ -64,7 +64,7 @@ def test_quick_start_and_a_whole_match_at_phone_width(server, browser, game, pla
     if card.locator("select.bot-seats").count():
         card.locator("select.bot-seats").select_option(str(players))
     card.locator("button.quick-start").click()
-    page.locator(".game").wait_for()
+    wait_for_table(page)
     seats = page.locator(".seat")
     assert seats.count() == players
     assert page.locator(".seat", has_text="bot").count() == players - 1
@@ -75,7 +75,7 @@ def test_quick_start_and_a_whole_match_at_phone_width(server, browser, game, pla
         room_url = page.url
         page.goto(server.base_url + "/")
         page.locator("#my-rooms .my-room-running a.my-room-rejoin").first.click()
-        page.locator(".game").wait_for()
+        wait_for_table(page)
         assert page.url == room_url
     assert unnamed_controls(page, ".game") == [], "every control of the table has a name"
     clicks = click_until_outcome([page], CONTROLS, random.Random(players), check=fits_the_screen)

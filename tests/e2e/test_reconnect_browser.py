@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.support.browser import create_room, join_room, watch_errors
+from tests.support.browser import create_room, join_room, start_match, watch_errors
 
 
 def test_client_reconnects_and_catches_up(server, browser):
@@ -25,7 +25,7 @@ def test_client_reconnects_and_catches_up(server, browser):
     guest.route_web_socket(re.compile(r".*/ws/rooms/.*"), route)
     invite = create_room(host, server.base_url, "Aki", "synomilia", {"reveal_delay": 0})
     join_room(guest, host, invite, "Ben", 1)
-    host.click("#start")
+    start_match(host)
     guest.locator(".synomilia-actions button").first.wait_for()
 
     network["up"] = False

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import re
 
-from tests.support.browser import click_until_outcome, create_room, join_room, watch_errors
+from tests.support.browser import click_until_outcome, create_room, join_room, start_match, watch_errors
 
 CONTROLS = ".synomilia-root button"
 RECORD_CUES = """
@@ -40,7 +40,7 @@ def test_turn_cues_then_rematch_in_the_same_room(server, browser):
     errors = watch_errors(host) + watch_errors(guest)
     invite = create_room(host, server.base_url, "Aki", "synomilia", {"reveal_delay": 0})
     join_room(guest, host, invite, "Ben", 1)
-    host.click("#start")
+    start_match(host)
     for page in (host, guest):
         page.locator(".synomilia-root").wait_for()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tests.support.browser import click_until_outcome, create_room, join_room, watch_errors
+from tests.support.browser import click_until_outcome, create_room, join_room, start_match, watch_errors
 
 ACTION_BUTTONS = ".synomilia-actions button"
 
@@ -17,7 +17,7 @@ def test_two_browsers_play_a_whole_match(server, browser):
 
     invite = create_room(host, server.base_url, "Aki", "synomilia", {"reveal_delay": 0.5})
     join_room(guest, host, invite, "Ben", 1)
-    host.click("#start")
+    start_match(host)
     click_until_outcome([host, guest], ACTION_BUTTONS, rng)
     assert "Rank 1" in host.locator("#outcome").inner_text()
     room = host.evaluate("fetch(location.pathname.replace('/r/', '/api/rooms/')).then(r => r.json())")

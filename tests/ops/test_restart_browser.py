@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import signal
 
-from tests.support.browser import create_room, join_room, watch_errors
+from tests.support.browser import create_room, join_room, start_match, watch_errors
 from tests.support.server import ServerProcess
 
 
@@ -19,7 +19,7 @@ def test_browser_says_restarting_and_resumes(database_url, browser):
         errors = watch_errors(host) + watch_errors(guest)
         invite = create_room(host, server.base_url, "Aki", "synomilia", {"reveal_delay": 0})
         join_room(guest, host, invite, "Ben", 1)
-        host.click("#start")
+        start_match(host)
         guest.locator(".synomilia-actions button").first.wait_for()
         host.locator(".synomilia-actions button[title='Predict 4']").click()  # version 1, committed
         host.locator(".synomilia-actions button").first.wait_for(state="detached")

@@ -60,6 +60,18 @@ def in_first_viewport(page, locator) -> bool:
     return box is not None and box["y"] + scroll_y >= 0 and box["y"] + scroll_y + box["height"] <= height
 
 
+def box_of(locator, timeout: float = 5.0) -> dict:
+    """``locator``'s bounding box once it is on screen: a page that re-renders on each room push
+    replaces its elements, and a box read in between is None."""
+    deadline = time.monotonic() + timeout
+    while True:
+        box = locator.bounding_box()
+        if box is not None or time.monotonic() > deadline:
+            assert box is not None, f"{locator} never on screen"
+            return box
+        time.sleep(0.05)
+
+
 def room_api(page, path: str = "", method: str = "GET") -> dict:
     """Call the REST API for the page's room with the page's saved token: {"status", "body"}."""
     return page.evaluate(
@@ -79,6 +91,22 @@ def wait_for_table(page, selector: str = ".game", timeout: float = 30_000) -> No
         table = page.locator("#table").inner_text()[:600] if page.locator("#table").count() else None
         raise AssertionError(f"no {selector} after {timeout / 1000:g} s; status {status!r}, "
                              f"room {room_api(page)}, table {table!r}") from None
+
+
+def start_match(page, timeout: float = 30_000) -> None:
+    """The host's "Start" once it is enabled; on a timeout, fail with why the page keeps it
+    disabled (its reason and seat list) beside the room as the REST API has it: a page showing a
+    seat empty that the server has filled is the page's fault, not the server's. (Start stayed
+    disabled for 30 s once in CI after three bots were seated, without saying why.)"""
+    start = page.locator("#start:not([disabled])")
+    try:
+        start.wait_for(timeout=timeout)
+    except PlaywrightTimeoutError:
+        reason = page.locator("#start-reason").inner_text() if page.locator("#start-reason").count() else None
+        seats = page.locator(".seat-list").inner_text() if page.locator(".seat-list").count() else None
+        raise AssertionError(f"Start still disabled after {timeout / 1000:g} s: {reason!r}; seats on the page "
+                             f"{seats!r}; room {room_api(page)}") from None
+    start.click()
 
 
 def create_room(page, base_url: str, name: str, game: str, options: dict | None = None,
