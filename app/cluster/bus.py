@@ -80,7 +80,8 @@ class Bus:
         self._outbox: asyncio.Queue[tuple[str, str, asyncio.Future | None]] = asyncio.Queue()
         self._pubsub = None
         self._changed = asyncio.Event()
-        self._waiting: list[asyncio.Event] = []
+        self._waiting: dict[str, list[asyncio.Event]] = {}  # channel -> set once Redis confirms it
+        self._confirmed: set[str] = set()  # channels Redis has confirmed on the current connection
         self._tasks: list[asyncio.Task] = []
         self.on_reconnect: list[Callable[[], Awaitable[None]]] = []
         self.published = 0  # messages published since start (benchmarks read it)
@@ -128,12 +129,17 @@ class Bus:
 
     def subscribe(self, channel: str, handler: Handler) -> asyncio.Event:
         """Deliver every message on ``channel`` to ``handler`` (called on the event loop, must not
-        block). The returned event is set once Redis has been asked to subscribe: await it before
-        asking another process for the state that later messages on the channel will change."""
+        block). The returned event is set once Redis has confirmed the subscription (every message
+        published after that reaches ``handler``): await it before reading the state that later
+        messages on the channel will change. (A SUBSCRIBE merely sent may still be unread by Redis
+        when a read on another connection is answered: a message published in between was lost.)"""
         self._handlers[channel] = handler
         subscribed = asyncio.Event()
-        self._waiting.append(subscribed)
-        self._changed.set()
+        if channel in self._confirmed:
+            subscribed.set()
+        else:
+            self._waiting.setdefault(channel, []).append(subscribed)
+            self._changed.set()
         return subscribed
 
     def unsubscribe(self, channel: str) -> None:
@@ -222,17 +228,20 @@ class Bus:
     # --- loops -------------------------------------------------------------------------------
 
     async def _subscribed_pubsub(self):
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        """A new subscriber connection asked for every channel (Redis confirms each in its own
+        message, which the listener reads)."""
+        pubsub = self.redis.pubsub()
+        self._confirmed = set()
         await pubsub.subscribe(*self._handlers)
         self._active = set(self._handlers)
         self._changed.clear()
-        self._release_waiting()
         return pubsub
 
-    def _release_waiting(self) -> None:
-        for event in self._waiting:
-            event.set()
-        self._waiting = []
+    def _on_confirmed(self, channel: str) -> None:
+        if channel in self._active:
+            self._confirmed.add(channel)
+            for event in self._waiting.pop(channel, ()):
+                event.set()
 
     async def _listen(self) -> None:
         while True:
@@ -247,11 +256,16 @@ class Bus:
                     if wanted - self._active:
                         await self._pubsub.subscribe(*(wanted - self._active))
                     if self._active - wanted:
+                        self._confirmed -= self._active - wanted
                         await self._pubsub.unsubscribe(*(self._active - wanted))
                     self._active = wanted
-                    self._release_waiting()
-                message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=0.05)
-                if message is None or message.get("type") != "message":
+                message = await self._pubsub.get_message(timeout=0.05)
+                if message is None:
+                    continue
+                if message.get("type") == "subscribe":
+                    self._on_confirmed(message["channel"])
+                    continue
+                if message.get("type") != "message":
                     continue
                 handler = self._handlers.get(message["channel"])
                 if handler is not None:

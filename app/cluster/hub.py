@@ -398,8 +398,7 @@ class ClusterHub(Hub):
     async def _after_reconnect(self) -> None:
         await self.presence.heartbeat()
         for room_id, live in list(self.rooms.items()):
-            await self.presence.store(room_id)
-            live.publish({"t": "presence", "counts": dict(self.presence.local.get(room_id) or {})})
+            await self.presence.announce(room_id, live.publish)
             await self.presence.load(room_id)
             if room_id in self.owned:
                 await self.leases.acquire(room_id)

@@ -2,7 +2,9 @@
 
 Each process counts its own sockets and streams per room and player (``None`` = anonymous
 spectator), stores its counts in the room's Redis hash under its node id and announces them on the
-room's channel; every process that holds the room merges what it hears. Processes write a
+room's channel (stored first, then announced: a process that starts to hold the room subscribes,
+then reads the hash, so it either reads the counts or hears them); every process that holds the
+room merges what it hears. Processes write a
 heartbeat; counts of a process whose heartbeat stopped are dropped by everyone (``forget_nodes``),
 so a killed process does not keep players "connected"."""
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from typing import Callable
 
 from app.cluster.bus import Bus
 
@@ -23,26 +26,47 @@ class Presence:
         self.ttl_ms = int(heartbeat_ttl_seconds * 1000)
         self.local: dict[str, Counter] = {}
         self.remote: dict[str, dict[str, Counter]] = {}
+        self._announcing: dict[str, bool] = {}  # room -> changed again during the current round
 
     # --- this process ------------------------------------------------------------------------
 
     def change(self, room_id: str, player_id: str | None, delta: int) -> dict:
-        """Count a socket in (+1) or out (-1); returns the announcement to publish on the room channel."""
+        """Count a socket in (+1) or out (-1); returns the announcement of the new counts (the
+        room publishes it through ``announce``, after storing them)."""
         counts = self.local.setdefault(room_id, Counter())
         counts[player_id or ANONYMOUS] += delta
         if counts[player_id or ANONYMOUS] <= 0:
             del counts[player_id or ANONYMOUS]
-        return {"t": "presence", "node": self.bus.node_id, "counts": dict(counts)}
+        return self._announcement(dict(counts))
 
-    async def store(self, room_id: str) -> None:
-        counts = self.local.get(room_id) or {}
+    async def announce(self, room_id: str, publish: Callable[[dict], None]) -> None:
+        """Store this process's counts for the room, then ``publish`` them. One round at a time
+        per room, so the hash and the last announcement end with the newest counts; changes made
+        during a round are folded into one more."""
+        if room_id in self._announcing:
+            self._announcing[room_id] = True
+            return
+        self._announcing[room_id] = False
+        try:
+            while True:
+                publish(self._announcement(await self.store(room_id)))
+                if not self._announcing[room_id]:
+                    return
+                self._announcing[room_id] = False
+        finally:
+            del self._announcing[room_id]
+
+    async def store(self, room_id: str) -> dict:
+        """Write this process's counts for the room to its hash; returns the counts written."""
+        counts = dict(self.local.get(room_id) or {})
         key = self.bus.key("presence", room_id)
         if counts:
-            await self.bus.redis.hset(key, self.bus.node_id, json.dumps(dict(counts)))
+            await self.bus.redis.hset(key, self.bus.node_id, json.dumps(counts))
             await self.bus.redis.pexpire(key, 86_400_000)
         else:
-            await self.bus.redis.hdel(key, self.bus.node_id)
             self.local.pop(room_id, None)
+            await self.bus.redis.hdel(key, self.bus.node_id)
+        return counts
 
     async def heartbeat(self) -> None:
         await self.bus.redis.hset(self.bus.key("nodes"), self.bus.node_id, int(time.time() * 1000) + self.ttl_ms)
@@ -52,6 +76,9 @@ class Presence:
         for room_id in list(self.local):
             await self.bus.redis.hdel(self.bus.key("presence", room_id), self.bus.node_id)
         await self.bus.redis.hdel(self.bus.key("nodes"), self.bus.node_id)
+
+    def _announcement(self, counts: dict) -> dict:
+        return {"t": "presence", "node": self.bus.node_id, "counts": counts}
 
     # --- the others --------------------------------------------------------------------------
 

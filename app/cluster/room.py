@@ -31,8 +31,8 @@ class ClusterRoom(LiveRoom):
         return self.hub.presence.connected(self.id)
 
     def _announce(self, player_id: str | None, delta: int) -> None:
-        self.publish(self.hub.presence.change(self.id, player_id, delta))
-        self.hub.later(self.hub.presence.store(self.id))
+        self.hub.presence.change(self.id, player_id, delta)
+        self.hub.later(self.hub.presence.announce(self.id, self.publish))
 
     # --- pushes through Redis ------------------------------------------------------------------
 

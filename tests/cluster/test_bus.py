@@ -144,3 +144,19 @@ def test_subscriptions_come_back_after_a_redis_restart(tmp_path):
         asyncio.run(scenario())
     finally:
         server.stop()
+
+
+def test_a_subscription_is_ready_once_redis_confirmed_it(redis_prefix):
+    """``subscribe``'s event means Redis delivers what is published from then on (a process reads
+    state after it, and must hear every later change of that state)."""
+    async def scenario():
+        async with started_buses(redis_prefix) as (a, b):
+            got = []
+            channel = b.key("room", "r2")
+            ready = b.subscribe(channel, got.append)
+            await asyncio.wait_for(ready.wait(), 5)
+            assert await a.publish_now(channel, {"i": 1}) == 1
+            assert b.subscribe(channel, got.append).is_set()  # already confirmed: ready at once
+            await until(lambda: got == [{"i": 1}])
+
+    asyncio.run(scenario())

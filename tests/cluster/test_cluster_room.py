@@ -13,11 +13,19 @@ from tests.support.driver import setup_room, status_before_first_view
 
 
 def room_update(sock: Socket, predicate, timeout: float = 10.0) -> dict:
+    """The first room summary on ``sock`` that satisfies ``predicate``; on a timeout, says what the
+    last summary seen showed (seats' presence and spectators)."""
     deadline = time.monotonic() + timeout
+    last = None
     while True:
-        message = sock.recv_until(lambda m: m["type"] == "room", timeout=max(deadline - time.monotonic(), 0.01))
-        if predicate(message["room"]):
-            return message["room"]
+        try:
+            message = sock.recv_until(lambda m: m["type"] == "room", timeout=max(deadline - time.monotonic(), 0.01))
+        except TimeoutError:
+            shown = last and ([(s["name"], s["connected"]) for s in last["seats"]], last["spectators"], last["status"])
+            raise TimeoutError(f"no room summary matched in {timeout} s; the last one: {shown}") from None
+        last = message["room"]
+        if predicate(last):
+            return last
 
 
 def test_every_process_says_the_room_is_running_before_the_first_view(postgres_url, tmp_path):
