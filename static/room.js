@@ -184,8 +184,16 @@ export class RoomPage {
     this.renderStatus();
   }
 
+  /** A change to the room (join, leave, bot, start). While the socket is open, its push brings the
+   * room after the change and the response is not drawn: a response can arrive after a newer push
+   * (another click's change) and would draw seats the server has filled as empty, with no push to
+   * follow. Without a socket, the response is the newest the page can know. */
   async roomCall(what, body) {
-    try { this.room = await api("POST", `/api/rooms/${this.roomId}/${what}`, body); this.renderRoom(); } catch (err) { toast(err.message); }
+    let room;
+    try { room = await api("POST", `/api/rooms/${this.roomId}/${what}`, body); } catch (err) { toast(err.message); return; }
+    if (this.ws?.readyState === WebSocket.OPEN) return;
+    this.room = room;
+    this.renderRoom();
   }
 
   /** One step: register the typed name if needed (remembered for next time), then sit down. */

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import (DESKTOP, PHONE, box_of, create_room, room_api, unnamed_controls,
+from tests.support.browser import (DESKTOP, PHONE, add_bot, box_of, create_room, room_api, unnamed_controls,
                                    watch_errors)
 
 
@@ -182,3 +182,26 @@ def test_typing_a_name_goes_on_through_room_updates(server, browser):
     assert field.input_value() == "Ben"
     ben.get_by_role("button", name="Take seat 2").click()
     aki.locator(".seat[data-seat='1'].on", has_text="Ben").wait_for()
+
+
+def test_a_late_answer_does_not_undo_a_newer_room(server, browser):
+    """The host adds two bots quickly and the first click's answer is slow (the network held it
+    up): the socket has shown both bots meanwhile, and the late answer (one bot) must not draw
+    the second seat empty again, which left Start disabled with nothing left to push."""
+    aki = browser.new_context(viewport=DESKTOP).new_page()
+    aki.add_init_script("""(() => {
+      const fetched = window.fetch; let bots = 0;
+      window.fetch = async (...args) => {
+        const response = await fetched(...args);
+        if (String(args[0]).endsWith("/bots") && bots++ === 0) await new Promise((r) => setTimeout(r, 1500));
+        return response;
+      };
+    })();""")
+    errors = watch_errors(aki)
+    create_room(aki, server.base_url, "Aki", "mipolin", seats=3)
+    add_bot(aki, 1)  # shown from the socket's push: the answer is held up
+    add_bot(aki, 2)
+    aki.wait_for_timeout(2000)  # the first answer has come meanwhile
+    assert aki.locator(".seat[data-seat='2'] .add-bot").count() == 0
+    assert aki.get_by_role("button", name="Start the match").is_enabled()
+    assert errors == []

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.support.browser import (DESKTOP, PHONE, create_room, in_first_viewport, room_api, start_match,
+from tests.support.browser import (DESKTOP, PHONE, add_bot, create_room, in_first_viewport, room_api, start_match,
                                    unnamed_controls, watch_errors)
 
 VAGUE = re.compile(r"\((Kill|strength \d+)\)")  # the old labels: "Kill (Kill)", "Boost (strength 0)"
@@ -29,8 +29,7 @@ def test_the_decision_comes_first_and_the_hand_plays(server, browser, viewport, 
     errors = watch_errors(page)
     create_room(page, server.base_url, "Aki", "makelandia")
     for seat in (1, 2, 3):
-        page.click(f".add-bot[data-seat='{seat}']")
-        page.locator(f".seat[data-seat='{seat}']", has_text="bot").wait_for()
+        add_bot(page, seat)
     start_match(page)
 
     for turn in range(2):

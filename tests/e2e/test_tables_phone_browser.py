@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import PHONE, create_room, start_match, unnamed_controls, wait_for_table, watch_errors
+from tests.support.browser import (PHONE, add_bot, create_room, start_match, unnamed_controls, wait_for_table,
+                                   watch_errors)
 
 CASES = [("synomilia", 2, {"reveal_delay": 0}), ("peribit", 2, {}), ("three_magic", 3, {}),
          ("mipolin", 3, {}), ("makelandia", 4, {}), ("makelandia", 8, {})]
@@ -20,8 +21,7 @@ def test_table_first_at_phone_width(server, browser, game, seats, options, shots
     errors = watch_errors(page)
     create_room(page, server.base_url, "Aki", game, options, seats=seats)
     for seat in range(1, seats):
-        page.click(f".add-bot[data-seat='{seat}']")
-        page.locator(f".seat[data-seat='{seat}']", has_text="bot").wait_for()
+        add_bot(page, seat)
     start_match(page)
     wait_for_table(page, CONTROLS)  # the host has something to do
     page.wait_for_timeout(300)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from tests.support.browser import create_room, start_match, watch_errors
+from tests.support.browser import add_bot, create_room, start_match, watch_errors
 
 
 def test_opening_turns_through_the_table(server, browser):
@@ -14,8 +14,7 @@ def test_opening_turns_through_the_table(server, browser):
     errors = watch_errors(host)
     create_room(host, server.base_url, "Aki", "three_magic")
     for seat in (1, 2):
-        host.click(f".add-bot[data-seat='{seat}']")
-        host.locator(f".seat[data-seat='{seat}']", has_text="bot").wait_for()
+        add_bot(host, seat)
     start_match(host)
 
     root = host.locator(".three_magic-root")

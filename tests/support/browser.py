@@ -93,6 +93,13 @@ def wait_for_table(page, selector: str = ".game", timeout: float = 30_000) -> No
                              f"room {room_api(page)}, table {table!r}") from None
 
 
+def add_bot(page, seat: int) -> None:
+    """The host's "Add a bot" in ``seat``, then wait until the page shows a bot seated there (an
+    empty seat's own "Add a bot" button says "bot" too: a wait on the text alone is met at once)."""
+    page.click(f".add-bot[data-seat='{seat}']")
+    page.locator(f".seat[data-seat='{seat}']:not(:has(.add-bot))", has_text="bot").wait_for()
+
+
 def start_match(page, timeout: float = 30_000) -> None:
     """The host's "Start" once it is enabled; on a timeout, fail with why the page keeps it
     disabled (its reason and seat list) beside the room as the REST API has it: a page showing a
