@@ -62,7 +62,9 @@ function nameOf(data, seat) {
  */
 export function mountReplay(root, options) {
   let seat = options.seat ?? "";
-  let step = options.step ?? 0;
+  let step = options.step ?? 0; // the step shown
+  let target = step; // the step last asked for: Next and Previous count from it, so two quick
+  // clicks move two steps (or none, for Next then Previous) even before the first has been shown
   let steps = options.steps;
   let timer = null;
   let request = 0;
@@ -75,14 +77,14 @@ export function mountReplay(root, options) {
   const play = button("replay-play", "▶", t("Autoplay", "自動再生"), () => (timer ? stop() : start()));
   const controls = h("div", { class: "replay-controls" },
     button("replay-first", "⏮", t("First", "最初"), () => go(0)),
-    button("replay-prev", "◀", t("Previous", "前へ"), () => go(step - 1)),
+    button("replay-prev", "◀", t("Previous", "前へ"), () => go(target - 1)),
     play,
-    button("replay-next", "▶|", t("Next", "次へ"), () => go(step + 1)),
+    button("replay-next", "▶|", t("Next", "次へ"), () => go(target + 1)),
     button("replay-last", "⏭", t("Last", "最後"), () => go(steps)),
     slider, label);
   const seatSelect = h("select", { id: "replay-seat", "aria-label": t("Seen from", "視点") },
     ...options.seats.map((s) => h("option", { value: String(s.value), selected: String(s.value) === String(seat) }, s.label)));
-  seatSelect.addEventListener("change", () => { seat = seatSelect.value; cache.clear(); go(step); });
+  seatSelect.addEventListener("change", () => { seat = seatSelect.value; cache.clear(); go(target); });
   const caption = h("div", { id: "replay-action", class: "replay-action muted" });
   const table = h("div", { id: "replay-table", class: "replay-table" });
   const problem = h("div", { class: "replay-error", role: "alert", hidden: true });
@@ -92,9 +94,9 @@ export function mountReplay(root, options) {
     controls, caption, problem, table);
 
   function start() {
-    if (step >= steps) go(0);
+    if (target >= steps) go(0);
     play.textContent = "⏸";
-    timer = setInterval(() => { if (step >= steps) stop(); else go(step + 1); }, AUTOPLAY_MS);
+    timer = setInterval(() => { if (target >= steps) stop(); else go(target + 1); }, AUTOPLAY_MS);
   }
   function stop() {
     clearInterval(timer);
@@ -110,11 +112,14 @@ export function mountReplay(root, options) {
 
   async function go(wanted) {
     wanted = Math.max(0, Math.min(steps, wanted));
+    target = wanted;
     const mine = ++request;
     let data;
     try {
       data = await fetchStep(wanted);
     } catch (err) {
+      if (mine !== request) return;
+      target = step; // not shown: count from the step on screen again
       problem.hidden = false;
       problem.textContent = err.message;
       stop();
@@ -122,7 +127,7 @@ export function mountReplay(root, options) {
     }
     if (mine !== request) return;  // a newer click won
     problem.hidden = true;
-    step = data.step;
+    step = target = data.step;
     steps = data.steps;
     slider.max = String(steps);
     slider.value = String(step);

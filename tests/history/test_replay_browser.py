@@ -14,7 +14,6 @@ from tests.support.clients import Api
 from tests.support.server import ADMIN_TOKEN, start_in_thread
 
 
-
 @pytest.fixture
 def sqlite_server(tmp_path):
     running = start_in_thread(f"sqlite:///{tmp_path / 'browser.db'}")
@@ -32,6 +31,18 @@ def open_page(browser, base_url, token=None, storage_key="asobiba.token", storag
     return page, errors
 
 
+def expect_step(page, text: str, timeout: float = 10_000) -> None:
+    """The step label reads ``text``; if it never does, say what the page shows instead (an
+    error of the step's fetch, the step it holds). (Once it stayed at "Step 0" after "Next".)"""
+    try:
+        expect(page.locator("#replay-step")).to_have_text(text, timeout=timeout)
+    except AssertionError:
+        problem = page.locator(".replay-error")
+        shown = problem.inner_text() if problem.count() and problem.is_visible() else None
+        raise AssertionError(f"the replay never showed {text!r}: it shows "
+                             f"{page.locator('#replay-step').inner_text()!r}, error {shown!r}") from None
+
+
 def test_replay_page_steps_through_a_match(sqlite_server, browser):
     base = sqlite_server.base_url
     host, guest = Api.new_player(base, "Aki"), Api.new_player(base, "Ben")
@@ -43,25 +54,24 @@ def test_replay_page_steps_through_a_match(sqlite_server, browser):
 
     page, errors = open_page(browser, base, host.token)
     page.goto(f"/static/replay.html?match={match_id}")
-    step = page.locator("#replay-step")
-    expect(step).to_have_text(f"Step 0 / {steps}", timeout=10_000)
+    expect_step(page, f"Step 0 / {steps}")
     expect(page.locator("#replay-seat")).to_have_value("0")  # the player's own seat first
     expect(page.locator("#replay-table .synomilia-root")).to_be_visible()
     expect(page.locator(".replay-players li")).to_have_count(2)
     page.click("#replay-next")
-    expect(step).to_have_text(f"Step 1 / {steps}")
+    expect_step(page, f"Step 1 / {steps}")
     page.click("#replay-next")
     page.click("#replay-prev")
-    expect(step).to_have_text(f"Step 1 / {steps}")
+    expect_step(page, f"Step 1 / {steps}")
     page.click("#replay-last")
-    expect(step).to_have_text(f"Step {steps} / {steps}")
+    expect_step(page, f"Step {steps} / {steps}")
     expect(page.locator("#replay-table .replay-outcome")).to_be_visible()
     page.click("#replay-first")
-    expect(step).to_have_text(f"Step 0 / {steps}")
+    expect_step(page, f"Step 0 / {steps}")
     page.locator("#replay-slider").fill("5")
-    expect(step).to_have_text(f"Step 5 / {steps}")
+    expect_step(page, f"Step 5 / {steps}")
     page.select_option("#replay-seat", "")  # spectator view
-    expect(step).to_have_text(f"Step 5 / {steps}")
+    expect_step(page, f"Step 5 / {steps}")
     page.click("#replay-play")
     expect(page.locator("#replay")).to_have_attribute("data-step", "7", timeout=10_000)
     page.click("#replay-play")
@@ -76,6 +86,28 @@ def test_replay_page_steps_through_a_match(sqlite_server, browser):
     # after the end, everything: spectator, every hand at once, and each seat, for anyone
     assert page2.locator("#replay-seat option").count() == 2 + 2
 
+    # Quick clicks count from the step asked for, not the one shown yet (each step's answer is
+    # held up here): Next, Next, Previous ends one step on, Next twice two steps on.
+    page4, errors4 = open_page(browser, base)
+    page4.add_init_script("""(() => {
+      const fetched = window.fetch;
+      window.fetch = async (...args) => {
+        const response = await fetched(...args);
+        if (String(args[0]).includes("/replay?")) await new Promise((r) => setTimeout(r, 400));
+        return response;
+      };
+    })();""")
+    page4.goto(f"/static/replay.html?match={match_id}&step=3")
+    expect_step(page4, f"Step 3 / {steps}")
+    for button in ("#replay-next", "#replay-next", "#replay-prev"):
+        page4.click(button)
+    expect_step(page4, f"Step 4 / {steps}")
+    page4.click("#replay-next")
+    page4.click("#replay-next")
+    expect_step(page4, f"Step 6 / {steps}")
+    page4.wait_for_timeout(1000)  # no older answer comes after and draws its step
+    assert page4.locator("#replay-step").inner_text() == f"Step 6 / {steps}"
+
     # Admin page: the match is listed; the replay shows every seat and the full state.
     page3, errors3 = open_page(browser, base, ADMIN_TOKEN, "asobiba.admin_token", "sessionStorage")
     page3.goto("/static/admin.html")
@@ -85,7 +117,7 @@ def test_replay_page_steps_through_a_match(sqlite_server, browser):
     expect(page3.locator("#replay-step")).to_have_text(f"Step {steps} / {steps}", timeout=10_000)
     expect(page3.locator("#replay-table .synomilia-root")).to_have_count(3)  # spectator + 2 seats
     expect(page3.locator("#replay-table details.replay-state")).to_have_count(1)
-    assert errors2 == [] and errors3 == []
+    assert errors2 == [] and errors3 == [] and errors4 == []
 
 
 def test_leaderboard_and_player_pages(sqlite_server, browser):
