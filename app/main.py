@@ -12,6 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from app.body_limit import BodyLimitMiddleware
 from app.request_guard import RequestGuardMiddleware
 from app.security_headers import SecurityHeadersMiddleware
+from app.accounts.passwords import PasswordWork
 from app.clock import SystemClock
 from app.db import Database, make_engine, make_session_factory
 from app.errors import ApiError, api_error_handler, validation_error_handler
@@ -65,6 +66,7 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
         writer.close()
         writer_engine.dispose()
         db.close()
+        app.state.password_work.close()
 
     app = FastAPI(title="Asobiba", version="0.1.0", lifespan=lifespan,
                   description="Play small Japanese board and card games with friends: REST, an NDJSON stream, "
@@ -73,6 +75,7 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     app.state.db = db
     app.state.session_factory = db.session_factory
     app.state.writer = writer
+    app.state.password_work = PasswordWork(settings.password_workers, settings.password_max_waiting)
     clock = clock or SystemClock()
     app.state.db_engine = db.engine
     app.state.hub = hub_class(settings)(settings, db, writer, clock)

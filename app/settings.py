@@ -31,6 +31,10 @@ class Settings(BaseSettings):
     chat_max_chars: int = 500
     # Account log-in sessions expire after this many days (issue 16).
     session_days: int = 30
+    # Claims and log-ins hash passwords (~0.1 s of a core each) on threads of their own, at most
+    # this many at once; past this many running or waiting, a log-in gets 503 busy (app/accounts/passwords.py).
+    password_workers: int = 1
+    password_max_waiting: int = 32
 
     # Rate limits (app/limits/): "credits/seconds" = a bucket of that many credits per token (or
     # per IP), refilled in full over that many seconds; "off" disables one. Generous: people and

@@ -1,5 +1,6 @@
 """Claiming a name, logging in, sessions. Each function is one transaction on a sync session,
-called from the router through ``asyncio.to_thread`` (argon2 is deliberately slow)."""
+claims and log-ins called from the router on ``passwords.PasswordWork``'s threads (argon2 is
+deliberately slow)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,6 @@ your sessions. The bearer token of a session works everywhere a guest token does
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Request
@@ -41,25 +40,29 @@ class SessionOpened(BaseModel):
     expires_at: str
 
 
+BUSY = {"description": "`busy`: too many log-ins and claims at once on this server; retry after `Retry-After` seconds"}
+
+
 def _device(request: Request) -> str:
     return request.headers.get("user-agent", "")
 
 
 @router.post("", status_code=201, response_model=SessionOpened, dependencies=[rate_limit("logins")], summary="Claim the caller's guest name with a password",
-             responses={409: {"description": "`already_claimed`, `name_taken`"}})
+             responses={409: {"description": "`already_claimed`, `name_taken`"}, 503: BUSY})
 async def claim(body: Claim, player: CurrentPlayer, request: Request, settings: SettingsDep) -> dict:
     """The caller's guest token stops working; use the returned session token from now on."""
     factory = request.app.state.session_factory
-    return await asyncio.to_thread(service.claim, factory, player.id, body.password.get_secret_value(), body.name,
-                                   settings.session_days, _device(request))
+    return await request.app.state.password_work.run(service.claim, factory, player.id, body.password.get_secret_value(),
+                                                     body.name, settings.session_days, _device(request))
 
 
 @router.post("/login", response_model=SessionOpened, dependencies=[rate_limit("logins")], summary="Log in with a claimed name and its password",
-             responses={401: {"description": "`bad_credentials` (the same for an unknown name and a wrong password)"}})
+             responses={401: {"description": "`bad_credentials` (the same for an unknown name and a wrong password)"},
+                        503: BUSY})
 async def login(body: Login, request: Request, settings: SettingsDep) -> dict:
     factory = request.app.state.session_factory
-    return await asyncio.to_thread(service.login, factory, body.name, body.password.get_secret_value(),
-                                   settings.session_days, _device(request))
+    return await request.app.state.password_work.run(service.login, factory, body.name, body.password.get_secret_value(),
+                                                     settings.session_days, _device(request))
 
 
 @router.get("/me", summary="Whether the caller has an account, and their sessions")

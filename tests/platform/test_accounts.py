@@ -4,9 +4,11 @@ nothing; passwords never appear in logs or answers."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 
+import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
@@ -109,5 +111,33 @@ def test_sessions_expire(database_url):
         token = aki.post("/api/accounts", {"password": PASSWORD}).json()["token"]
         response = Api(running.base_url, token).get("/api/players/me")
         assert response.status_code == 401 and response.json()["error"]["code"] == "bad_token"
+    finally:
+        running.stop()
+
+
+def test_a_burst_of_log_ins_waits_behind_itself_and_past_the_bound_is_told_to_come_back(database_url):
+    """Argon2 costs ~0.1 s of a core per try on purpose: log-ins run on threads of their own with
+    a bounded queue. A burst past the bound (more addresses than the per-address limit sees) gets
+    503 busy with Retry-After at once, the rest their answer; nothing else waits behind them, and
+    the bound is free again afterwards."""
+    running = start_in_thread(database_url, password_workers=1, password_max_waiting=3,
+                              rate_logins_per_ip="1000/300")
+    try:
+        async def burst():
+            async with httpx.AsyncClient(base_url=running.base_url, timeout=30) as client:
+                tries = [client.post("/api/accounts/login", json={"name": f"nobody{i}", "password": "guess-123"})
+                         for i in range(12)]
+                meanwhile = client.get("/api/games")
+                return await asyncio.gather(*tries), await meanwhile
+
+        answers, games = asyncio.run(burst())
+        assert games.status_code == 200
+        codes = [(a.status_code, a.json()["error"]["code"]) for a in answers]
+        assert set(codes) <= {(401, "bad_credentials"), (503, "busy")}, codes
+        assert codes.count((503, "busy")) >= 1 and codes.count((401, "bad_credentials")) >= 3, codes
+        assert all(a.headers["retry-after"] == "5" for a in answers if a.status_code == 503)
+        assert running.app.state.password_work.waiting == 0
+        again = httpx.post(f"{running.base_url}/api/accounts/login", json={"name": "nobody", "password": "guess-123"})
+        assert again.status_code == 401
     finally:
         running.stop()
