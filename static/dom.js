@@ -24,3 +24,23 @@ export function addStyleOnce(id, css) {
   style.textContent = css;
   document.head.appendChild(style);
 }
+
+/**
+ * Redraws of ``el``'s content that wait while a pointer is pressed on it and run just after the
+ * release (after its click): content replaced between a press and its release loses the click,
+ * and a room push or a new view can come at any moment. Returns ``redraw(draw)``: calls ``draw``
+ * now, or keeps the latest one for the release.
+ */
+export function steadyWhilePressed(el) {
+  let pressed = false;
+  let pending = null;
+  el.addEventListener("pointerdown", () => { pressed = true; });
+  const release = () => {
+    if (!pressed) return;
+    pressed = false;
+    setTimeout(() => { const draw = pending; pending = null; draw?.(); }); // after the click event
+  };
+  window.addEventListener("pointerup", release);
+  window.addEventListener("pointercancel", release);
+  return (draw) => { if (pressed) pending = draw; else draw(); };
+}

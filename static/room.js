@@ -1,7 +1,7 @@
 // The room page: the live connection, the room panel (static/lobby.js), the game's table
 // (static/games/<id>.js) and chat. The server is authoritative: this only shows what it pushes
 // and sends what the player clicks.
-import { h } from "/static/dom.js";
+import { h, steadyWhilePressed } from "/static/dom.js";
 import { getLang, t } from "/static/i18n.js";
 import { api, ensurePlayer, gameTitle, store, toast } from "/static/client.js";
 import { renderPanel, seatLabel } from "/static/lobby.js";
@@ -45,6 +45,8 @@ export class RoomPage {
   layout() {
     this.seatsEl = h("div", { id: "seats" });
     this.tableEl = h("div", { id: "table", class: "table" });
+    this.redrawSeats = steadyWhilePressed(this.seatsEl);
+    this.redrawTable = steadyWhilePressed(this.tableEl);
     this.statusEl = h("div", { id: "status", class: "status", role: "status", "aria-live": "polite" });
     this.chatLog = h("ol", { id: "chat-log", class: "chat-log", "aria-label": t("Chat messages", "チャットのメッセージ") });
     this.chatChannel = h("select", { id: "chat-channel", hidden: true, "aria-label": t("Send to", "送信先") },
@@ -178,7 +180,7 @@ export class RoomPage {
 
   renderRoom() {
     this.roomEl.classList.toggle("playing", this.room.status !== "open");
-    renderPanel(this.seatsEl, this);
+    this.redrawSeats(() => renderPanel(this.seatsEl, this));
     this.chatChannel.hidden = !(this.message?.view?.teams && this.mySeat !== null);
     if (this.room.status === "open" && !this.message) this.tableEl.replaceChildren();
     this.renderStatus();
@@ -212,6 +214,10 @@ export class RoomPage {
   }
 
   renderTable() {
+    this.redrawTable(() => this.drawTable());
+  }
+
+  drawTable() {
     const m = this.message;
     const ctx = {
       view: m.view, legal: m.legal_actions, awaiting: m.awaiting, seat: m.seat, version: m.version,

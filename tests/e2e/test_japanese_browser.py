@@ -12,7 +12,8 @@ import pytest
 
 import engines
 from engines.playout import play
-from tests.support.browser import PHONE, click_until_outcome, create_room, start_match, wait_for_table, watch_errors
+from tests.support.browser import (PHONE, add_bot, click_until_outcome,
+                                   create_room, start_match, wait_for_table, watch_errors)
 
 CONTROLS = ".game button:not(.mipolin-nb-clear):not([disabled]), .mipolin-area.can"
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
@@ -42,8 +43,7 @@ def test_a_whole_match_in_japanese_has_no_english_left(server, browser, game):
     create_room(page, server.base_url, "Aki", game, SHORT.get(game))
     seen |= english_words(page)  # the lobby
     for seat in range(1, engine.min_players):
-        page.click(f".add-bot[data-seat='{seat}']")
-        page.locator(f".seat[data-seat='{seat}']", has_text="ボット").wait_for()
+        add_bot(page, seat)
     seen |= english_words(page)
     start_match(page)
     wait_for_table(page)

@@ -205,3 +205,23 @@ def test_a_late_answer_does_not_undo_a_newer_room(server, browser):
     assert aki.locator(".seat[data-seat='2'] .add-bot").count() == 0
     assert aki.get_by_role("button", name="Start the match").is_enabled()
     assert errors == []
+
+
+def test_a_click_is_not_lost_to_a_room_update_between_press_and_release(server, browser):
+    """A room push redraws the seats at any moment; one that came between the press and the
+    release of a click used to replace the button under the pointer, and the click went nowhere.
+    Redraws wait for the release (and then show what came meanwhile)."""
+    aki = browser.new_context(viewport=DESKTOP).new_page()
+    errors = watch_errors(aki)
+    invite = create_room(aki, server.base_url, "Aki", "mipolin", seats=3)
+    add = box_of(aki.locator(".add-bot[data-seat='1']"))
+    aki.mouse.move(add["x"] + add["width"] / 2, add["y"] + add["height"] / 2)
+    aki.mouse.down()
+    visitor = browser.new_context().new_page()
+    visitor.goto(invite)  # a room update while the button is held
+    visitor.locator("#visitors", has_text="1 visitor").wait_for()
+    aki.wait_for_timeout(500)  # the push has reached Aki's page (pushes are 50 ms apart at most)
+    aki.mouse.up()
+    aki.locator(".seat[data-seat='1']:not(:has(.add-bot))", has_text="bot").wait_for(timeout=5000)
+    aki.locator("#visitors", has_text="1 visitor").wait_for()  # and what came meanwhile is shown
+    assert errors == []

@@ -94,10 +94,11 @@ def wait_for_table(page, selector: str = ".game", timeout: float = 30_000) -> No
 
 
 def add_bot(page, seat: int) -> None:
-    """The host's "Add a bot" in ``seat``, then wait until the page shows a bot seated there (an
-    empty seat's own "Add a bot" button says "bot" too: a wait on the text alone is met at once)."""
+    """The host's "Add a bot" in ``seat``, then wait until the page shows the seat taken (an empty
+    seat's own "Add a bot" button says "bot" too: a wait on the text alone is met at once, and
+    the next click then raced the page's redraw)."""
     page.click(f".add-bot[data-seat='{seat}']")
-    page.locator(f".seat[data-seat='{seat}']:not(:has(.add-bot))", has_text="bot").wait_for()
+    page.locator(f".seat[data-seat='{seat}']:not(:has(.add-bot))", has_text=re.compile("bot|ボット")).wait_for()
 
 
 def start_match(page, timeout: float = 30_000) -> None:
