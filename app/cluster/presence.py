@@ -5,8 +5,9 @@ spectator), stores its counts in the room's Redis hash under its node id and ann
 room's channel (stored first, then announced: a process that starts to hold the room subscribes,
 then reads the hash, so it either reads the counts or hears them); every process that holds the
 room merges what it hears. Processes write a
-heartbeat; counts of a process whose heartbeat stopped are dropped by everyone (``forget_nodes``),
-so a killed process does not keep players "connected"."""
+heartbeat; counts of a process whose heartbeat stopped stop counting everywhere
+(``forget_nodes``), so a killed process does not keep players "connected", and count again if its
+heartbeat resumes (it was only slow: its sockets are still open)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ class Presence:
         self.ttl_ms = int(heartbeat_ttl_seconds * 1000)
         self.local: dict[str, Counter] = {}
         self.remote: dict[str, dict[str, Counter]] = {}
+        self.silent: set[str] = set()  # processes whose heartbeat has stopped: their counts do not count
         self._announcing: dict[str, bool] = {}  # room -> changed again during the current round
 
     # --- this process ------------------------------------------------------------------------
@@ -113,15 +115,19 @@ class Presence:
                 if int(until) >= now}
 
     async def forget_nodes(self) -> set[str]:
-        """Drop the counts of processes whose heartbeat stopped; returns the rooms that changed."""
+        """Stop counting processes whose heartbeat stopped (and count them again once it resumes);
+        forget those that left (no heartbeat entry at all). Returns the rooms whose totals changed."""
         now = int(time.time() * 1000)
         nodes = await self.bus.redis.hgetall(self.bus.key("nodes"))
-        dead = {node for node, until in nodes.items() if int(until) < now and node != self.bus.node_id}
+        silent = {node for node, until in nodes.items() if int(until) < now and node != self.bus.node_id}
+        flipped = silent ^ self.silent
+        self.silent = silent
         changed = set()
         for room_id, by_node in self.remote.items():
-            gone = dead.intersection(by_node) | {n for n in by_node if n not in nodes}
-            for node in gone:
+            for node in [n for n in by_node if n not in nodes]:
                 del by_node[node]
+                changed.add(room_id)
+            if flipped.intersection(by_node):
                 changed.add(room_id)
         return changed
 
@@ -130,6 +136,7 @@ class Presence:
     def connected(self, room_id: str) -> Counter:
         """Sockets per player id (``None`` = anonymous) over every process."""
         total = Counter({(k or None): v for k, v in (self.local.get(room_id) or {}).items()})
-        for counts in (self.remote.get(room_id) or {}).values():
-            total.update({(k or None): v for k, v in counts.items()})
+        for node, counts in (self.remote.get(room_id) or {}).items():
+            if node not in self.silent:
+                total.update({(k or None): v for k, v in counts.items()})
         return total

@@ -1,4 +1,5 @@
-"""Presence over processes: counts merge, a dead process's sockets stop counting."""
+"""Presence over processes: counts merge, a dead process's sockets stop counting (and count again
+if it was only slow)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,14 @@ def test_counts_merge_across_processes_and_dead_ones_are_dropped(redis_prefix):
             assert await pb.forget_nodes() == {"r"}
             assert pb.connected("r") == Counter({"ben": 1})
             assert await pb.alive_nodes() == {b.node_id}
+            # a was only slow (its sockets are still open): once its heartbeat resumes, it counts again
+            await pa.heartbeat()
+            assert await pb.forget_nodes() == {"r"}
+            assert pb.connected("r") == Counter({None: 2, "ben": 1})
+            assert await pb.forget_nodes() == set()
+            await pa.leave()  # a clean stop: forgotten at once
+            assert await pb.forget_nodes() == {"r"}
+            assert pb.connected("r") == Counter({"ben": 1})
 
     asyncio.run(scenario())
 
