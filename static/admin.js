@@ -41,7 +41,7 @@ async function listPage() {
   }, s ? t(`status_${s}`) : t("All", "すべて"))));
   const rows = listing.matches.map((m) => h("tr", { "data-match": m.id },
     h("td", {}, h("code", {}, m.id.slice(0, 8))), h("td", {}, m.game), h("td", {}, t(`status_${m.status}`)),
-    h("td", {}, m.seats.map((s) => s.name + (s.bot ? "🤖" : "")).join(", ")), h("td", {}, String(m.steps)),
+    h("td", {}, m.seats.map((s) => s.name + (s.bot ? ` (${t("bot")})` : "")).join(", ")), h("td", {}, String(m.steps)),
     h("td", {}, new Date(m.started_at).toLocaleString()),
     h("td", {}, h("button", { type: "button", onclick: () => replayPanel(m) }, t("replay")), " ",
       m.status === "running" ? h("button", { type: "button", class: "admin-abort", onclick: () => abort(m) }, t("Abort", "中止")) : "")));
