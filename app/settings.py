@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     resync_window: int = 64
     # Seconds a server-side bot waits before acting, so humans can follow (room option overrides).
     bot_think_seconds: float = 0.8
+    # Threads the bots think on (a strong bot's move is up to 0.4 s of Python), of their own: a
+    # crowd of thinking bots queues behind itself, never in front of readiness probes or votes.
+    bot_workers: int = 4
     # Chat: longest message (its rate is ``rate_chat_per_*`` below).
     chat_max_chars: int = 500
     # Account log-in sessions expire after this many days (issue 16).

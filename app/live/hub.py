@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 
 from sqlalchemy import select
 
@@ -35,6 +36,7 @@ class Hub:
         self.rooms: dict[str, LiveRoom] = {}
         self._loading: dict[str, asyncio.Future] = {}
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.bot_threads = ThreadPoolExecutor(max_workers=settings.bot_workers, thread_name_prefix="bots")
 
     async def write(self, fn, *args):
         """``fn(session_factory, *args)``: a short write of the live path in a transaction of its
@@ -126,12 +128,13 @@ class Hub:
                 live.absence.stop()
             if live.runner:
                 live.runner.stop()
+        self.bot_threads.shutdown(wait=False, cancel_futures=True)
 
     def _runner(self, match: store.MatchInfo, writer: Writer | None = None) -> MatchRunner:
         return MatchRunner(match.id, match.game, match.seed, match.num_players, match.state, match.version,
                            match.options, clock=self.clock, writer=writer or self.writer,
                            resync_window=self.settings.resync_window, snapshot_every=self.settings.snapshot_every,
-                           status=match.status)
+                           status=match.status, bot_threads=self.bot_threads)
 
     def _watch_absence(self, live: LiveRoom) -> None:
         """Zombie seats for ``live``: abandonments are recorded before the bot takes the seat."""

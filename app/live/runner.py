@@ -14,6 +14,7 @@ import logging
 import random
 import time
 from collections import Counter, deque
+from concurrent.futures import Executor
 from typing import Protocol
 
 import engines
@@ -44,8 +45,9 @@ MAX_IMMEDIATE_STEPS = 16
 class MatchRunner:
     def __init__(self, match_id: str, game: str, seed: int, num_players: int, state, version: int,
                  options: dict, *, clock, writer: Writer, resync_window: int = 64, snapshot_every: int = 32,
-                 status: str = "running"):
+                 status: str = "running", bot_threads: Executor | None = None):
         self.match_id = match_id
+        self.bot_threads = bot_threads  # where bots think (None: the default thread pool)
         self.clock = clock
         self.writer = writer
         self.snapshot_every = max(1, snapshot_every)
@@ -330,7 +332,8 @@ class MatchRunner:
         # off the event loop: a strong bot thinks for up to 0.4 s
         started = time.perf_counter()
         try:
-            action = await asyncio.to_thread(policy, view, legal, rng) if policy else rng.choice(legal)
+            action = (await asyncio.get_running_loop().run_in_executor(self.bot_threads, policy, view, legal, rng)
+                      if policy else rng.choice(legal))
         except Exception:  # a failing bot must not leave its table waiting forever
             log.exception("the %s bot failed in match %s; it plays a random legal move", self.engine.id, self.match_id)
             action = rng.choice(legal)
