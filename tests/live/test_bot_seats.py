@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from tests.live.helpers import room_id_of, wait_for, wait_for_status
+from tests.live.helpers import bots_only_room, room_id_of, wait_for, wait_for_status
 from tests.support.clients import Api
 
 
@@ -85,3 +85,24 @@ def test_a_bot_whose_policy_fails_still_moves(server, monkeypatch):
     assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
     wait_for_status(host, room_id, "finished", timeout=60)
     assert calls  # the broken policy was asked every time, and every time the table went on
+
+
+def test_bots_think_on_threads_of_their_own(server, monkeypatch):
+    """A strong bot's move is up to 0.4 s of Python: bots think on the hub's own threads
+    (``BOT_WORKERS``), so a crowd of them never queues the default pool's work (readiness
+    probes' database pings, votes on PostgreSQL) behind it."""
+    import threading
+
+    from app.live import runner
+
+    threads = []
+
+    def recording(view, legal, rng):
+        threads.append(threading.current_thread().name)
+        return rng.choice(legal)
+
+    monkeypatch.setattr(runner, "get_bot", lambda game, level: recording)
+    host, room_id = bots_only_room(server.base_url, "synomilia", 2, {"reveal_delay": 0})
+    assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+    wait_for_status(host, room_id, "finished", timeout=60)
+    assert threads and all(name.startswith("bots") for name in threads), set(threads)
