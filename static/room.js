@@ -81,6 +81,7 @@ export class RoomPage {
     ws.onmessage = (event) => { this.retry = 0; this.onMessage(JSON.parse(event.data)); };
     ws.onclose = (event) => {
       if (ws !== this.ws) return; // replaced on purpose (see reconnectAsPlayer)
+      this.pending = null; // its answer is lost with the socket; the views after reconnecting tell
       if (event.code === 1008 && event.reason === "unknown room") return;
       // 1012 "service restart": say so, and try again at once (another process, or this one back).
       if (event.code === 1012) this.restarting = true;
@@ -108,9 +109,12 @@ export class RoomPage {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
   }
 
-  act(action) {
-    this.pending = { action, retried: false };
-    this.send({ type: "action", action, version: this.version });
+  /** Send an action, named with an ``id`` so its answer (``ack``, or an error with ``ref``) is
+   * told apart from an error about something else (a chat message too fast). */
+  act(action, retried = false) {
+    this.actionIds = (this.actionIds || 0) + 1;
+    this.pending = { action, retried, id: this.actionIds };
+    this.send({ type: "action", action, version: this.version, id: this.actionIds });
   }
 
   onMessage(message) {
@@ -125,16 +129,17 @@ export class RoomPage {
       }
       if (this.message && message.match_id !== this.message.match_id) this.newMatch();
       this.message = message;
-      this.version = message.version;
-      this.pending = null;
+      this.version = message.version; // (an action in flight keeps waiting for its ack or error)
       this.renderTable();
+    } else if (message.type === "ack") {
+      if (this.pending?.id === message.ref) this.pending = null;
     } else if (message.type === "error") {
-      if (message.code === "stale_version" && this.pending && !this.pending.retried && this.stillLegal(this.pending.action)) {
-        this.pending.retried = true; // the other seat moved first in a simultaneous step
-        this.send({ type: "action", action: this.pending.action, version: this.version });
+      const mine = this.pending && message.ref === this.pending.id;
+      if (mine && message.code === "stale_version" && !this.pending.retried && this.stillLegal(this.pending.action)) {
+        this.act(this.pending.action, true); // the other seat moved first in a simultaneous step
         return;
       }
-      this.pending = null;
+      if (mine) this.pending = null;
       toast(message.message);
     } else if (message.type === "rematch") {
       this.siteParts().rematch.update(message);
