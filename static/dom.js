@@ -31,15 +31,18 @@ export function addStyleOnce(id, css) {
  * and a room push or a new view can come at any moment. Returns ``redraw(draw)``: calls ``draw``
  * now, or keeps the latest one for the release.
  */
-export function steadyWhilePressed(el) {
+export function steadyWhilePressed(el, longestPressMs = 5000) {
   let pressed = false;
   let pending = null;
-  el.addEventListener("pointerdown", () => { pressed = true; });
+  let giveUp = null;
   const release = () => {
     if (!pressed) return;
     pressed = false;
+    clearTimeout(giveUp);
     setTimeout(() => { const draw = pending; pending = null; draw?.(); }); // after the click event
   };
+  // (a press held longer is no click; and a release the page never hears must not freeze it)
+  el.addEventListener("pointerdown", () => { pressed = true; clearTimeout(giveUp); giveUp = setTimeout(release, longestPressMs); });
   window.addEventListener("pointerup", release);
   window.addEventListener("pointercancel", release);
   return (draw) => { if (pressed) pending = draw; else draw(); };
