@@ -3,8 +3,10 @@
 Public: characters in play, the missing person, pieces, the Day marker, every revealed row, the
 hands of players who left, hand sizes, the auction, who exchanged with whom, suggestions and who
 showed, accusations and whether they were right. Private: the own hand; the cards of an exchange
-(its two players); a shown card (shower and asker); an accusation's check (the accuser). The culprit
-and the location are shown to everybody only once the game is over.
+(its two players); a shown card (shower and asker); an accusation's check (the accuser, during the
+check: until the next player's turn is over). A player who is out gets the public view (a
+spectator's log: the solution stays hidden from them, ruling). The culprit and the location are
+shown to everybody only once the game is over.
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ def build_view(s: dict, seat: int | None, outcome: dict | None) -> dict:
         pend = s["pending"]
         pending = {"character": pend["character"], "place": pend["place"],
                    "passed": list(pend["passed"]), "shower": s["shower"], "asker": s["turn"]}
-    log = [_redact(e, me) for e in s["log"]]
+    out = me is not None and not s["active"][me] and not over
+    log = [_redact(e, None if out and not _their_check(s["log"], i, me) else me) for i, e in enumerate(s["log"])]
     return {
         "game": "mipolin",
         "seat": me,
@@ -75,6 +78,14 @@ def _redact(event: dict, me: int | None) -> dict:
         out.update(event["secret"])
         out["private"] = True
     return out
+
+
+def _their_check(log: list, index: int, seat: int) -> bool:
+    """``log[index]`` is ``seat``'s (wrong) accusation and its check is still on: at most the next
+    player's turn has begun since (that turn's events are the accuser's time to read what they saw)."""
+    event = log[index]
+    return (event["kind"] == "accuse" and event["seat"] == seat
+            and sum(e["kind"] == "turn" for e in log[index + 1:]) <= 1)
 
 
 def _left_reason(s: dict, p: int) -> str | None:

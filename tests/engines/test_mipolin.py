@@ -385,6 +385,27 @@ def test_wrong_accusation_puts_the_accuser_out_and_only_they_see_the_check():
     assert E.view(s, 0)["solution"] is None
 
 
+def test_a_wrong_accuser_sees_the_check_during_the_next_turn_then_only_the_public_view():
+    """Rules: the culprit and location are seen by "nobody, except the accuser during their
+    check"; players who left get the public view, "the solution stays hidden from them". The
+    check lasts until the next player's turn is over (time to read it, even against bots)."""
+    s = make(dealer=2, phase="accuse", culprit=5, location=9)
+    s = act(s, 0, type="accuse", character=5, place=8)
+
+    def accusation_seen_by(seat):
+        return [e for e in E.view(s, seat)["log"] if e["kind"] == "accuse"][0]
+
+    s = act(s, 1, **E.legal_actions(s, 1)[0])  # seat 1's turn goes on
+    assert s["turn"] == 1 and accusation_seen_by(0)["culprit"] == 5
+    while s["turn"] == 1:
+        seat = next(iter(E.awaiting(s)))
+        s = act(s, seat, **E.legal_actions(s, seat)[0])  # (in the accusation step: end the turn)
+    assert s["phase"] != "over"
+    assert "culprit" not in accusation_seen_by(0)
+    assert E.view(s, 0)["log"] == E.view(s, None)["log"]  # a spectator's log, nothing private
+    assert E.view(s, 0)["solution"] is None
+
+
 def test_wrong_accusation_leaving_one_player_makes_them_win():
     s = make(dealer=2, phase="accuse", active=(True, True, False))
     s = act(s, 0, type="accuse", character=1, place=1)

@@ -3,7 +3,8 @@ ones included), changing what that seat may not know leaves everything it observ
 awaiting, its legal actions, clocks, outcome) byte-identical; the spectator view holds no secrets;
 every private log detail reaches exactly the seats the rules name ("Hidden information": an
 exchanged card the two players of the exchange, a shown card the shower and the turn player, the
-solution the accuser during their check, everyone at the end)."""
+solution the accuser during their check, everyone at the end); a player who is out sees the public
+log."""
 
 from __future__ import annotations
 
@@ -137,6 +138,11 @@ def test_private_log_details_reach_only_the_seats_the_rules_name(seed, steps, op
     s = _random_point(seed, steps, opt)
     for viewer in (None, 0, 1, 2):
         assert log_leaks(E.view(s, viewer)["log"], viewer, LOG_RULES, "kind", marker={"private"}) == []
+    for viewer in (0, 1, 2):  # a player who is out gets the public view (but for their own check)
+        if s["phase"] != "over" and not s["active"][viewer]:
+            public = E.view(s, None)["log"]
+            differing = [e for e, p in zip(E.view(s, viewer)["log"], public) if e != p]
+            assert all(e["kind"] == "accuse" and e["seat"] == viewer for e in differing), differing
 
 
 def test_the_log_check_catches_a_secret_shown_to_the_wrong_seat():
