@@ -223,8 +223,7 @@ def _makelandia(view: dict, rng: random.Random):
             seen.append(pending["cards"])
         pool = _minus(Counter(data.deck(n)), s.discards[team], *seen)
         holders = [p for p in members if p != me]
-        sizes = [players[p]["hand_size"] + (pending["count"] if attacker_hidden and p == pending["attacker"] else 0)
-                 for p in holders]
+        sizes = [players[p]["hand_size"] for p in holders]  # (an attacker's face-down cards included)
         hidden_exped = [sum(1 for c in players[p]["expedition"] if c is None) for p in members]
         parts = _deal(pool, sizes + hidden_exped + [view["set_aside"][data.TEAMS[team]]], rng)
         for p, cards in zip(holders, parts):
@@ -238,8 +237,7 @@ def _makelandia(view: dict, rng: random.Random):
         if attacker_hidden:
             attacker = pending["attacker"]
             both = hands[attacker]
-            plays = [p for p in _plays(_sorted(both)) if len(p) == pending["count"]]
-            pending_cards = tuple(rng.choice(plays)) if plays else tuple(both[:pending["count"]])
+            pending_cards = _likely_attack(both, rng)
             rest = list(both)
             for c in pending_cards:
                 rest.remove(c)
@@ -255,6 +253,18 @@ def _makelandia(view: dict, rng: random.Random):
     s.exped = tuple(exped)
     s.set_aside = tuple(set_aside)
     return s
+
+
+def _likely_attack(hand: list, rng: random.Random) -> tuple:
+    """A play an attacker holding ``hand`` may have put face down (not even how many cards is
+    shown): one strong enough that an easy bot would attack with it, else any play."""
+    from engines.bots.makelandia import BOOST, strength
+    from engines.makelandia.engine import _plays, _sorted
+
+    plays = _plays(_sorted(hand))
+    worth = [p for p in plays if p != (BOOST,)
+             and strength(list(p)) - 0.7 * (len(p) - 1) - (1.5 if BOOST in p else 0) >= 8]
+    return tuple(rng.choice(worth or plays))
 
 
 # ---------------------------------------------------------------- Mipolin

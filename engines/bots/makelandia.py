@@ -1,7 +1,7 @@
 """Makelandia bot: sees only its view and legal actions.
 
-Defence: the strongest answer, keeping Boost for when it matters and the Kill for multi-card
-attacks while a strong character (7+) can answer a lone card. Turn: attack an
+Defence: the strongest answer (how many cards the attack holds is not shown), keeping Boost for
+when it matters and the Kill while a strong character (7+) can answer and cards are to spare. Turn: attack an
 enemy with a strong play, preferring adjacent targets (the winner's cards come home) and the enemy
 closest to elimination (castle first); protect our own castle with reinforcements; never throw
 away the last card of our castle; otherwise wait.
@@ -13,8 +13,8 @@ import random
 
 BOOST, KILL = "boost", "kill"
 KILL_VALUE = 20
-# Against a lone card with spare cards in hand, the Kill ranks like a 7: a 7-11 answers instead and
-# the Kill waits for a 2-3 card attack (before, 20 - 4 still outranked every character).
+# With spare cards in hand, the Kill ranks like a 7: a 7-11 answers instead and the Kill waits for
+# a later threat (before, 20 - 4 still outranked every character).
 KEPT_KILL_VALUE = 7
 
 
@@ -34,18 +34,16 @@ def choose(view: dict, legal: list[dict], rng: random.Random) -> dict:
 
 
 def _defend(view: dict, legal: list[dict]) -> dict:
-    count = view["pending"]["count"]
-    hand = view["hand"]
+    hand = view["hand"]  # (how many cards the attack holds is not shown: most attacks are one card)
 
     def score(action):
         cards = action["cards"]
         s = strength(cards)
         if cards == [BOOST]:
             s = -1
-        # Boost is spent win or lose: only add it when the attack looks big (2-3 cards).
-        if BOOST in cards and count == 1:
+        if BOOST in cards:  # Boost is spent win or lose
             s -= 2.5
-        if KILL in cards and len(hand) > 2 and count == 1:
+        if KILL in cards and len(hand) > 2:
             s = KEPT_KILL_VALUE  # keep the Kill for bigger threats when we have spare cards
         return (s, -len(cards))
 

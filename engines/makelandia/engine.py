@@ -8,7 +8,8 @@ Rules gist (authoritative text: static/rules/makelandia.html):
   only to that team's players; with 4-6 players one card per team is set aside unseen.
 - Dark castle starts, then seat order skipping players who are out. At the start of a turn the
   player's expedition cards return to hand. A turn is one of: attack (face-down play against any
-  enemy; the defender must answer face down; simultaneous reveal; higher strength wins, ties
+  enemy: others see only that a play was made, not how many cards, and the attacker's public hand
+  size keeps them until the reveal; the defender must answer face down; simultaneous reveal; higher strength wins, ties
   discard both; the winner's characters return to hand, or go on expedition if the attacker beat a
   distant defender; Boost and Kill are always discarded), reinforce (one card to an ally: adjacent
   into hand, distant onto expedition) or wait.
@@ -195,8 +196,7 @@ def _attack(state: State, seat: int, action: dict) -> State:
     s.hands = _replace(s.hands, seat, _remove(s.hands[seat], cards))
     s.pending = (seat, target, cards)
     s.phase = DEFEND
-    _log(s, {"event": "attack", "seat": seat, "target": target, "count": len(cards),
-             "distant": not _adjacent(s, seat, target)})
+    _log(s, {"event": "attack", "seat": seat, "target": target, "distant": not _adjacent(s, seat, target)})
     return s
 
 
@@ -270,12 +270,17 @@ def view(state: State, seat: int | None) -> dict:
     ring = [None] * territories
     for p in range(n):
         ring[state.terr[p]] = p
+    # A face-down play is seen only as made, not as how many cards (rules, hidden information):
+    # to everyone but the attacker, those cards still count in the attacker's hand until the reveal.
+    face_down = {}
+    if state.pending is not None and me != state.pending[0]:
+        face_down[state.pending[0]] = len(state.pending[2])
     players = []
     for p in range(n):
         players.append({
             "seat": p, "team": TEAMS[state.team[p]], "role": state.role[p],
             "territory": state.terr[p], "alive": state.alive[p],
-            "hand_size": len(state.hands[p]),
+            "hand_size": len(state.hands[p]) + face_down.get(p, 0),
             "expedition_size": len(state.exped[p]),
             "expedition": [c if (src == PUBLIC or me == p or me == src) else None
                            for c, src in state.exped[p]],
@@ -284,7 +289,7 @@ def view(state: State, seat: int | None) -> dict:
     pending = None
     if state.pending is not None:
         attacker, defender, cards = state.pending
-        pending = {"attacker": attacker, "defender": defender, "count": len(cards),
+        pending = {"attacker": attacker, "defender": defender,
                    "distant": not _adjacent(state, attacker, defender),
                    "cards": list(cards) if me == attacker else None}
     log = []

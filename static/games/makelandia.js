@@ -154,8 +154,8 @@ function statusLine(ctx) {
   else if (v.phase === "defend") {
     const p = v.pending;
     text = mine
-      ? t(`${name(ctx, p.attacker)} attacks you with ${p.count} face-down card(s): answer with a play (defending is mandatory).`,
-          `${name(ctx, p.attacker)}があなたに${p.count}枚伏せて攻撃: 応戦するカードを出してください(応戦は必須)。`)
+      ? t(`${name(ctx, p.attacker)} attacks you with a face-down play: answer with a play (defending is mandatory).`,
+          `${name(ctx, p.attacker)}があなたに伏せて攻撃: 応戦するカードを出してください(応戦は必須)。`)
       : t(`Waiting for ${name(ctx, p.defender)} to answer the attack of ${name(ctx, p.attacker)}…`,
           `${name(ctx, p.attacker)}の攻撃に${name(ctx, p.defender)}が応戦するのを待っています…`);
   } else {
@@ -231,8 +231,8 @@ function ringView(ctx, legal, rerender) {
   const center = h("div", { class: "makelandia-center" });
   if (v.pending) {
     center.appendChild(document.createTextNode(
-      t(`${name(ctx, v.pending.attacker)} ⚔ ${name(ctx, v.pending.defender)}: ${v.pending.count} face down`,
-        `${name(ctx, v.pending.attacker)} ⚔ ${name(ctx, v.pending.defender)}: ${v.pending.count}枚伏せ`)));
+      t(`${name(ctx, v.pending.attacker)} ⚔ ${name(ctx, v.pending.defender)}: face down`,
+        `${name(ctx, v.pending.attacker)} ⚔ ${name(ctx, v.pending.defender)}: 伏せ札`)));
   } else if (v.phase !== "over") {
     center.appendChild(document.createTextNode(t(`Turn: ${name(ctx, v.turn)}`, `手番: ${name(ctx, v.turn)}`)));
   }
@@ -275,7 +275,7 @@ function battleArea(ctx) {
     const p = v.pending;
     box.appendChild(h("div", {}, t(`${name(ctx, p.attacker)} attacks ${name(ctx, p.defender)} (${p.distant ? "distant" : "adjacent"}).`,
       `${name(ctx, p.attacker)}が${name(ctx, p.defender)}を攻撃(${p.distant ? "遠方" : "隣接"})。`)));
-    box.appendChild(cardRow(ctx, p.cards || Array(p.count).fill(null)));
+    box.appendChild(cardRow(ctx, p.cards || [null])); // others see only that a play was made
     box.appendChild(h("div", { class: "makelandia-small" }, t("Defender's answer: not yet played.", "応戦: まだ出されていません。")));
   }
   const b = v.last_battle;
@@ -314,7 +314,7 @@ function actionPanel(ctx, legal, rerender) {
   const me = v.players[v.seat];
   const dist = (s) => (me.adjacent.includes(s) ? t("adjacent", "隣接") : t("distant", "遠方"));
   panel.appendChild(h("h3", {}, defending
-    ? t(`Your move: answer the ${v.pending.count}-card attack of ${name(ctx, v.pending.attacker)}`, `あなたの行動: ${name(ctx, v.pending.attacker)}の${v.pending.count}枚の攻撃に応戦`)
+    ? t(`Your move: answer the face-down attack of ${name(ctx, v.pending.attacker)}`, `あなたの行動: ${name(ctx, v.pending.attacker)}の伏せた攻撃に応戦`)
     : t("Your move", "あなたの行動")));
 
   // 1. the hand: tap cards to choose them
@@ -427,8 +427,8 @@ function logText(ctx, e) {
   switch (e.event) {
     case "start": return t(`Factions revealed. ${n(e.seat)} (Dark castle) starts.`, `陣営公開。${n(e.seat)}(闇の城)から開始。`);
     case "wait": return t(`${n(e.seat)} waits.`, `${n(e.seat)}は待機。`);
-    case "attack": return t(`${n(e.seat)} attacks ${n(e.target)} with ${e.count} face-down card(s)${e.distant ? " (distant)" : ""}.`,
-      `${n(e.seat)}が${n(e.target)}に${e.count}枚伏せて攻撃${e.distant ? "(遠方)" : ""}。`);
+    case "attack": return t(`${n(e.seat)} attacks ${n(e.target)} with a face-down play${e.distant ? " (distant)" : ""}.`,
+      `${n(e.seat)}が${n(e.target)}に伏せて攻撃${e.distant ? "(遠方)" : ""}。`);
     case "battle": {
       const res = e.winner === "tie" ? t("tie", "相討ち") : e.winner === "attacker" ? t(`${n(e.seat)} wins`, `${n(e.seat)}の勝ち`) : t(`${n(e.target)} wins`, `${n(e.target)}の勝ち`);
       return `${n(e.seat)} [${playLabel(ctx, e.attack)} = ${e.attack_strength}]${t(" vs ", " 対 ")}${n(e.target)} [${playLabel(ctx, e.defense)} = ${e.defense_strength}]: ${res}` +

@@ -437,13 +437,22 @@ def test_check_invariants_catches_a_lost_card():
 
 
 def test_pending_play_conserved_and_hidden():
+    """Rules, hidden information: "A face-down play: nobody until both plays are revealed (the
+    defender sees only that a play was made against them)": not even how many cards, so to
+    everyone but the attacker those cards still count in the attacker's hand size."""
     s = four(["1", "4"], ["9", "3", "6"], ["2"], ["5"], turn=1)
     s = act(s, 1, {"type": "attack", "target": 0, "cards": ["3", "6"]})
     assert E.view(s, 1)["pending"]["cards"] == ["3", "6"]
+    assert E.view(s, 1)["players"][1]["hand_size"] == 1  # the attacker knows
     for viewer in [0, 2, 3, None]:
-        p = E.view(s, viewer)["pending"]
-        assert p == {"attacker": 1, "defender": 0, "count": 2, "distant": False, "cards": None}
-    assert E.view(s, None)["players"][1]["hand_size"] == 1
+        v = E.view(s, viewer)
+        assert v["pending"] == {"attacker": 1, "defender": 0, "distant": False, "cards": None}
+        assert v["players"][1]["hand_size"] == 3
+        assert "count" not in [e for e in v["log"] if e["event"] == "attack"][-1]
+    single = act(four(["1", "4"], ["9", "3", "6"], ["2"], ["5"], turn=1), 1, {"type": "attack", "target": 0, "cards": ["9"]})
+    for viewer in [0, 2, 3, None]:  # a one-card play looks the same as a two-card one
+        assert E.view(single, viewer)["pending"] == E.view(s, viewer)["pending"]
+        assert E.view(single, viewer)["players"] == E.view(s, viewer)["players"]
 
 
 def test_views_are_json_and_spectator_has_no_hand():
