@@ -3,7 +3,8 @@
 Public: discards (riichi od, who took a card), called spells with their od, revealed indicators
 and the card each names, od, table od, ley line pot, dealer, round, riichi flags, counts of hidden
 cards, the last match result and a log of public events. Private: the seat's own hand in its fixed
-order, its drawn card and where it inserted it, its tenpai waits, its own pending call choice.
+order, its drawn card and where it inserted it, its tenpai waits, its own pending call choice, and
+(the dealer's) its tenpai hand after an exhaustive draw.
 Never: other hands, the pile, the spare, other seats' call choices or whether a seat can call.
 """
 
@@ -64,7 +65,7 @@ def build_view(s: dict, seat: int | None) -> dict:
         "waits": None,
         "call": None,
         "options": dict(s["opts"]),  # scalars only
-        "last_result": _result(s["last_result"]),
+        "last_result": _result(s["last_result"], me),
         "log": [_event(e) for e in s["log"]],  # this match's public events
         "over_reason": s["over_reason"],
         "prices": None,
@@ -122,7 +123,7 @@ def _copy(x):
     return x
 
 
-def _result(r: dict | None) -> dict | None:
+def _result(r: dict | None, me: int | None) -> dict | None:
     if r is None:
         return None
     out = _copy(r)  # never hand out the state's own lists
@@ -144,6 +145,7 @@ def _result(r: dict | None) -> dict | None:
             "total": score["total"],
         }
         out["indicators_counted"] = [card(c) for c in r["indicators_counted"]]
-    if r.get("dealer_hand") is not None:
+    out.pop("dealer_hand", None)  # a tenpai dealer's hand after an exhaustive draw: the dealer only
+    if r.get("dealer_hand") is not None and me == r["dealer"]:  # (rules: hands, the owner only)
         out["dealer_hand"] = [card(c) for c in r["dealer_hand"]]
     return out

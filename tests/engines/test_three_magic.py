@@ -716,6 +716,10 @@ def test_exhaustive_draw_dealer_tenpai_stays_and_pays_10_table_to_pot():
     assert r["dealer_fee"] == 10 and end["dealer"] == 0 and end["passes"] == 0
     assert end["pot"] == 10 and end["od"][0] == 260
     assert r["dealer_hand"] == end["hands"][0]
+    # rules, hidden information: "Hands: the owner only" (nothing says a tenpai dealer shows theirs)
+    assert len(E.view(end, 0)["last_result"]["dealer_hand"]) == len(end["hands"][0])
+    for viewer in (1, 2, None):
+        assert "dealer_hand" not in E.view(end, viewer)["last_result"]
 
 
 def test_exhaustive_draw_dealer_noten_passes_the_deal():
