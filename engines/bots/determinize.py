@@ -184,7 +184,7 @@ def _peribit(view: dict, rng: random.Random):
 # ---------------------------------------------------------------- Makelandia
 def _makelandia(view: dict, rng: random.Random):
     from engines.makelandia import data
-    from engines.makelandia.engine import PUBLIC, State, _plays, _sorted
+    from engines.makelandia.engine import PUBLIC, State, _sorted
 
     me = view["seat"]
     n = view["num_players"]
