@@ -18,6 +18,7 @@ from app.live.connection import Connection
 from app.live.room import LiveRoom
 from app.models import ChatMessage, Player
 from app.settings import Settings
+from app.unavailable import is_outage, unavailable
 
 HISTORY = 50
 
@@ -68,10 +69,18 @@ async def handle_chat(live: LiveRoom, connection: Connection, message: dict, gua
 
 
 async def send_history(live: LiveRoom, connection: Connection, db: Database) -> None:
-    """The last messages this socket may read (room channel, plus its own team's)."""
+    """The last messages this socket may read (room channel, plus its own team's). With the
+    database unreachable the socket is told so (``unavailable``) and goes on without them: the
+    match itself is in memory, and a socket must not end on a failed extra."""
     team = team_of(live, live.seat_of(connection.player_id))
     channels = ["room"] + ([f"team:{team}"] if team is not None else [])
-    messages = await db.run(_history, live.id, channels)
+    try:
+        messages = await db.run(_history, live.id, channels)
+    except Exception as exc:
+        if not is_outage(exc):
+            raise
+        connection.send({"type": "error", **unavailable().as_dict()})
+        return
     if messages:
         connection.send({"type": "chat_history", "messages": messages})
 

@@ -68,3 +68,31 @@ def test_actions_during_a_database_outage(kind, tmp_path):
         match, log = stored_match(url, first["match_id"])
         assert log[:len(acked)] == acked  # no acknowledged action lost, none applied twice
         assert match.status == "finished" and match.outcome is not None
+
+
+@pytest.mark.parametrize("kind", [kind for kind in KINDS if kind == "postgresql"])
+def test_a_socket_opened_during_an_outage_stays_without_the_chat_history(kind, tmp_path):
+    """A spectator's socket needs no database to watch a running match (the room and match are in
+    memory), but its chat history does: opened during an outage, it is told ``unavailable`` and
+    stays open (it used to end on the history's unhandled error), then sees play resume."""
+    with server_behind_proxy(kind, tmp_path) as (server, proxy, url):
+        room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"],
+                                            {"reveal_delay": 0, "turn_seconds": 0})
+        assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+        first = host.get(f"/api/rooms/{room_id}/view").json()
+        proxy.cut()
+        watcher = Socket(server.ws_url, room_id)
+        assert watcher.latest_view()["version"] == first["version"]
+        error = watcher.recv_until(lambda m: m["type"] in ("error", "chat_history"))
+        assert error["type"] == "error" and error["code"] == "unavailable"
+        proxy.restore()
+        deadline = time.monotonic() + 20
+        while True:  # the first calls may still meet connections the cut left behind
+            response = host.post(f"/api/rooms/{room_id}/actions",
+                                 {"action": first["legal_actions"][0], "version": first["version"]})
+            if response.status_code == 200 or time.monotonic() > deadline:
+                break
+            refused_unavailable(response)
+            time.sleep(0.2)
+        assert response.status_code == 200, response.text
+        assert watcher.latest_view(version=first["version"] + 1)["version"] > first["version"]
