@@ -20,6 +20,7 @@ export class RoomPage {
     this.message = null; // latest view message
     this.version = null;
     this.pending = null; // action awaiting the server's answer, resent once on a stale version
+    this.actionIds = 0; // the id of the last action sent (its answer names it)
     this.tableModule = null;
     this.seatData = {};
     this.retry = 0;
@@ -112,7 +113,7 @@ export class RoomPage {
   /** Send an action, named with an ``id`` so its answer (``ack``, or an error with ``ref``) is
    * told apart from an error about something else (a chat message too fast). */
   act(action, retried = false) {
-    this.actionIds = (this.actionIds || 0) + 1;
+    this.actionIds += 1;
     this.pending = { action, retried, id: this.actionIds };
     this.send({ type: "action", action, version: this.version, id: this.actionIds });
   }

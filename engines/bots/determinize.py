@@ -258,12 +258,11 @@ def _makelandia(view: dict, rng: random.Random):
 def _likely_attack(hand: list, rng: random.Random) -> tuple:
     """A play an attacker holding ``hand`` may have put face down (not even how many cards is
     shown): one strong enough that an easy bot would attack with it, else any play."""
-    from engines.bots.makelandia import BOOST, strength
+    from engines.bots.makelandia import BOOST, shape_cost, strength
     from engines.makelandia.engine import _plays, _sorted
 
     plays = _plays(_sorted(hand))
-    worth = [p for p in plays if p != (BOOST,)
-             and strength(list(p)) - 0.7 * (len(p) - 1) - (1.5 if BOOST in p else 0) >= 8]
+    worth = [p for p in plays if p != (BOOST,) and strength(list(p)) - shape_cost(p) >= 8]
     return tuple(rng.choice(worth or plays))
 
 

@@ -78,6 +78,11 @@ def _turn(view: dict, legal: list[dict], rng: random.Random) -> dict:
     return wait
 
 
+def shape_cost(cards: list[str]) -> float:
+    """What a play's shape costs its attacker: a Boost spent, every card past the first."""
+    return (1.5 if BOOST in cards else 0) + 0.7 * (len(cards) - 1)
+
+
 def attack_value(view: dict, attack: dict) -> float | None:
     """How good an attack looks (strength, spent specials, the target's weakness), or None for
     one the bot never makes (a lone Boost; a distant attack or a castle's attack with every card)."""
@@ -97,9 +102,7 @@ def attack_value(view: dict, attack: dict) -> float | None:
     value = strength(cards)
     if KILL in cards:
         value = 9 + (6 if target["hand_size"] == 1 else 0)
-    if BOOST in cards:
-        value -= 1.5
-    value -= 0.7 * (len(cards) - 1)
+    value -= shape_cost(cards)
     if distant:
         value -= 1.5
     value += 3.0 / target["hand_size"]
