@@ -34,6 +34,19 @@ _SECRET_PATTERNS = (
 )
 
 
+# Characters that could end a line or steer a terminal: C0 and C1 controls, DEL, and Unicode's
+# line and paragraph separators. A client writes some of what is logged (a path, a name), and
+# ``%0d%0a`` in a path must not start a forged line.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# In JSON, what ``json.dumps(ensure_ascii=False)`` leaves as is (it escapes only C0 controls).
+_JSON_UNESCAPED = re.compile(r"[\x7f-\x9f\u2028\u2029]")
+
+
+def escape_controls(text: str) -> str:
+    """``\\r``, ``\\n``, ``\\x1b``, ``\\u2028``...: every control character as its escape, visibly."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
 def scrub(text: str) -> str:
     """Mask anything that looks like a token (``token=...``, ``Bearer ...``)."""
     for pattern, replacement in _SECRET_PATTERNS:
@@ -83,18 +96,24 @@ class JsonFormatter(logging.Formatter):
         line.update(_fields(record))
         if record.exc_info:
             line["exception"] = scrub(self.formatException(record.exc_info))
-        return json.dumps(line, ensure_ascii=False, default=str)
+        text = json.dumps(line, ensure_ascii=False, default=str)
+        return _JSON_UNESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 class TextFormatter(logging.Formatter):
-    """``2026-01-01T12:00:00.000Z INFO  asobiba.ws  socket opened  room_id=... seat=1``."""
+    """``2026-01-01T12:00:00.000Z INFO  asobiba.ws  socket opened  room_id=... seat=1``.
+
+    One event is one line: control characters in the message and in every field are escaped, and
+    a traceback's lines (which may quote client input too) follow indented behind ``  | ``, so
+    no text from a client can begin a line of its own."""
 
     def format(self, record: logging.LogRecord) -> str:
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z"
-        pairs = " ".join(f"{key}={value}" for key, value in _fields(record).items())
-        text = f"{stamp} {record.levelname:<5} {record.name}  {record.getMessage()}" + (f"  {pairs}" if pairs else "")
+        pairs = " ".join(f"{key}={escape_controls(str(value))}" for key, value in _fields(record).items())
+        text = f"{stamp} {record.levelname:<5} {record.name}  {escape_controls(record.getMessage())}" \
+            + (f"  {pairs}" if pairs else "")
         if record.exc_info:
-            text += "\n" + self.formatException(record.exc_info)
+            text += "".join("\n  | " + escape_controls(line) for line in self.formatException(record.exc_info).split("\n"))
         return scrub(text)
 
 
