@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.body_limit import BodyLimitMiddleware
 from app.request_guard import RequestGuardMiddleware
@@ -86,6 +87,7 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     observed.watch(app.state.hub, app.state.lifecycle)
     app.add_exception_handler(ApiError, api_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
+    app.add_exception_handler(StarletteHTTPException, pages.not_found_handler)  # a browser's 404: the site's page
     unavailable.install(app)  # database outages: 503 unavailable, never a 500
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_frame_bytes)
     app.add_middleware(RequestGuardMiddleware)

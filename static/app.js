@@ -21,6 +21,7 @@ function landing() {
 
 function route() {
   renderHeader();
+  if (document.getElementById("not-found")) return; // the server's not-found page (app/page_html.py) stays
   const match = location.pathname.match(/^\/r\/([A-Za-z0-9_-]+)$/);
   if (match) new RoomPage(main, match[1], { onPlayer: renderHeader }).start();
   else landing().catch((err) => toast(err.message));

@@ -61,7 +61,7 @@ export class RoomPage {
       this.send({ type: "chat", text, channel: this.chatChannel.value });
       this.chatInput.value = "";
     } }, this.chatChannel, this.chatInput, h("button", { type: "submit" }, t("send")));
-    const rulesLink = h("a", { href: `/static/rules/${this.room.game}.html`, target: "_blank", id: "rules-link" }, t("rules"));
+    const rulesLink = h("a", { href: `/static/rules/${this.room.game}.html?room=${this.roomId}`, target: "_blank", id: "rules-link" }, t("rules"));
     this.roomEl = h("section", { class: "room" },
       h("div", { class: "room-head" }, h("h1", {}, this.title), rulesLink, this.statusEl, this.siteParts().cues.element),
       this.seatsEl, this.tableEl,

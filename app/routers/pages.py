@@ -1,26 +1,64 @@
-"""HTML entry points: the landing page and a room's invite link both load the browser client."""
+"""HTML entry points: the landing page and a room's invite link both load the browser client, with
+Open Graph tags for link previews (app/page_html.py); an unknown room or address opened in a
+browser gets the not-found page in the site's look, while API clients (``/api/*``, or anything not
+asking for HTML) keep getting JSON errors."""
 
-from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, Header, Request
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
+import engines
+from app import page_html
+from app.deps import HubDep, SettingsDep
+from app.errors import ApiError
+from app.routers.games import TITLES_JA
 from app.settings import ROOT
 
 router = APIRouter(include_in_schema=False)
-INDEX = ROOT / "static" / "index.html"
 FAVICON = ROOT / "static" / "favicon.ico"
+ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
 @router.get("/")
-def landing() -> FileResponse:
-    return FileResponse(INDEX)
+def landing(settings: SettingsDep, accept_language: str | None = Header(default=None)) -> HTMLResponse:
+    return HTMLResponse(page_html.landing(settings.invite_base(), accept_language))
 
 
 @router.get("/r/{room_id}")
-def room_page(room_id: str) -> FileResponse:
-    return FileResponse(INDEX)
+async def room_page(room_id: str, hub: HubDep, settings: SettingsDep,
+                    accept_language: str | None = Header(default=None)) -> HTMLResponse:
+    if not 0 < len(room_id) <= 64 or not set(room_id) <= ID_CHARS:
+        return HTMLResponse(page_html.not_found(accept_language, "room"), status_code=404)
+    try:
+        summary = (await hub.room(room_id)).summary()
+    except ApiError as exc:
+        if exc.status != 404:
+            raise
+        return HTMLResponse(page_html.not_found(accept_language, "room"), status_code=404)
+    engine = engines.get(summary["game"])
+    return HTMLResponse(page_html.room(settings.invite_base(), summary, engine.title,
+                                       TITLES_JA.get(engine.id, engine.title), accept_language))
 
 
 @router.get("/favicon.ico")
 def favicon() -> FileResponse:
     """Browsers ask for /favicon.ico on every first load; answer it rather than 404."""
     return FileResponse(FAVICON, media_type="image/x-icon")
+
+
+def wants_html(request: Request) -> bool:
+    """A browser opening an address (not the API, not a script fetching JSON)."""
+    path = request.url.path
+    if path.startswith(("/api/", "/ws/")) or path == "/api":
+        return False
+    return "text/html" in request.headers.get("accept", "")
+
+
+async def not_found_handler(request: Request, exc: StarletteHTTPException):
+    """404 for a browser: the site's page; for everyone else the API's JSON error."""
+    if exc.status_code == 404 and wants_html(request):
+        return HTMLResponse(page_html.not_found(request.headers.get("accept-language")), status_code=404)
+    if exc.status_code == 404:
+        return JSONResponse(status_code=404, content={"error": {"code": "not_found", "message": f"nothing at {request.url.path}"}})
+    return await http_exception_handler(request, exc)
