@@ -63,9 +63,11 @@ class Settings(BaseSettings):
     zombie_grace_seconds: float = 60.0
     # Slow consumers: messages queued for one socket before it is closed (1013) to resync later.
     send_queue_limit: int = 256
-    # Bounds: watchers of one room, live sockets of one player, rooms one player hosts not yet started.
+    # Bounds: watchers of one room, live sockets and NDJSON streams of one player, spectator
+    # sockets and streams from one IP address (over every room), rooms one player hosts not yet started.
     max_spectators_per_room: int = 200
     max_sockets_per_player: int = 16
+    max_spectators_per_ip: int = 32
     max_open_rooms_per_player: int = 20
 
     # Cluster (docs/scaling.md): with a Redis URL this process joins the cluster of every process

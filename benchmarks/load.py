@@ -347,6 +347,7 @@ def main() -> int:
     port = free_port()
     env = dict(os.environ, DATABASE_URL=database_url, HOST="127.0.0.1", PORT=str(port), LOG_LEVEL="WARNING",
                BOT_THINK_SECONDS="0", MAX_SPECTATORS_PER_ROOM=str(max(200, args.spectators + 10)),
+               MAX_SPECTATORS_PER_IP=str(max(32, args.spectators + 10)),
                MAX_OPEN_ROOMS_PER_PLAYER="1000000", METRICS_TOKEN=METRICS_TOKEN)
     for name in ("players", "rooms", "actions", "frames", "chat"):  # a load test is not abuse
         for per in ("token", "ip"):

@@ -53,6 +53,7 @@ class Limiter:
                 text = getattr(settings, f"rate_{name}_per_{per}", "off")
                 self.rules[(name, per)] = Rule.parse(text)
         self.max_sockets_per_player = settings.max_sockets_per_player
+        self.max_spectators_per_ip = settings.max_spectators_per_ip
 
     async def check(self, name: str, token_key: str | None, ip: str | None, cost: float = 1.0) -> None:
         """Take ``cost`` credits from the token's and the IP's buckets, or raise ``RateLimited``."""
@@ -69,9 +70,19 @@ class Limiter:
     # --- sockets per player (a bound, not a rate) ---------------------------------------------
 
     async def open_socket(self, player_id: str | None) -> bool:
-        """Count a new socket of ``player_id``; False (nothing counted) when it has too many."""
+        """Count a new socket or NDJSON stream of ``player_id``; False (nothing counted) when it has too many."""
         return player_id is None or await self.socket_counts.open(player_id, self.max_sockets_per_player)
 
     async def close_socket(self, player_id: str | None) -> None:
         if player_id is not None:
             await self.socket_counts.close(player_id)
+
+    # --- spectator sockets and streams per IP address (a bound) ---------------------------------
+
+    async def open_spectator(self, ip: str | None) -> bool:
+        """Count a new spectator socket or stream from ``ip``; False (nothing counted) past the bound."""
+        return ip is None or await self.socket_counts.open(f"ip:{ip}", self.max_spectators_per_ip)
+
+    async def close_spectator(self, ip: str | None) -> None:
+        if ip is not None:
+            await self.socket_counts.close(f"ip:{ip}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from fastapi import WebSocketDisconnect
 
+from app.errors import ApiError
 from app.limits.limiter import Limiter, RateLimited, client_keys
 from app.limits.store import Rule, take
 
@@ -38,17 +39,62 @@ class SocketGuard:
             return False
 
 
-async def admit_socket(websocket, limiter: Limiter, live, player_id: str | None) -> bool:
-    """Bounds checked when a socket opens: sockets per player (1008: a policy) and spectators per
-    room (1013: try again later). Counts the socket (``limiter.close_socket`` when it ends) or
-    closes it after an ``error`` message saying why."""
-    settings = websocket.app.state.settings
-    if live.seat_of(player_id) is None and live.summary()["spectators"] >= settings.max_spectators_per_room:
-        code, error, close = 1013, "too_many_spectators", f"this room has its {settings.max_spectators_per_room} spectators"
-    elif not await limiter.open_socket(player_id):
-        code, error, close = 1008, "too_many_sockets", f"a player may hold {settings.max_sockets_per_player} sockets at once"
-    else:
-        return True
-    await websocket.send_json({"type": "error", "code": error, "message": f"{close}; close another first"})
-    await websocket.close(code, close)
-    return False
+class Refused(ApiError):
+    """A socket or stream refused by a bound: ``close_code`` is what a WebSocket is closed with
+    (1008 a policy, 1013 try again later); a stream gets the HTTP status (429 / 503)."""
+
+    def __init__(self, status: int, code: str, message: str, close_code: int):
+        super().__init__(status, code, message)
+        self.close_code = close_code
+        if status == 503:
+            self.headers = {"Retry-After": "10"}
+
+
+class Admission:
+    """What one admitted socket or NDJSON stream holds of the bounds; ``release()`` (once, when
+    it ends) gives it back."""
+
+    def __init__(self, limiter: Limiter, player_id: str | None, spectator_ip: str | None):
+        self.limiter = limiter
+        self.player_id = player_id
+        self.spectator_ip = spectator_ip
+        self._released = False
+
+    async def release(self) -> None:
+        if self._released:
+            return
+        self._released = True
+        try:
+            await self.limiter.close_socket(self.player_id)
+        finally:
+            await self.limiter.close_spectator(self.spectator_ip)
+
+
+async def admit(limiter: Limiter, settings, live, player_id: str | None, ip: str | None) -> Admission:
+    """The bounds checked when a socket or a stream opens (both count alike, over every process of
+    a cluster): spectators per room (1013 / 503: try again later), sockets and streams per player
+    and spectators per IP address (1008 / 429: a policy). Raises ``Refused``, counting nothing."""
+    spectator = live.seat_of(player_id) is None
+    if spectator and live.summary()["spectators"] >= settings.max_spectators_per_room:
+        raise Refused(503, "too_many_spectators", f"this room has its {settings.max_spectators_per_room} spectators; "
+                      "try again later", 1013)
+    if not await limiter.open_socket(player_id):
+        raise Refused(429, "too_many_sockets", f"a player may hold {settings.max_sockets_per_player} sockets and "
+                      "streams at once; close another first", 1008)
+    spectator_ip = ip if spectator else None
+    if not await limiter.open_spectator(spectator_ip):
+        await limiter.close_socket(player_id)
+        raise Refused(429, "too_many_sockets", f"one address may watch with {settings.max_spectators_per_ip} "
+                      "sockets and streams at once; close another first", 1008)
+    return Admission(limiter, player_id, spectator_ip)
+
+
+async def admit_socket(websocket, limiter: Limiter, live, player_id: str | None) -> Admission | None:
+    """``admit`` for a WebSocket: refused, it is sent an ``error`` saying why and closed."""
+    ip = websocket.client.host if websocket.client else None
+    try:
+        return await admit(limiter, websocket.app.state.settings, live, player_id, ip)
+    except Refused as refused:
+        await websocket.send_json({"type": "error", "code": refused.code, "message": refused.message})
+        await websocket.close(refused.close_code, refused.message[:120])
+        return None

@@ -65,7 +65,8 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
     await websocket.accept()
     live = hub.rooms.get(room_id) or await hub.room(room_id)
     limiter = app.state.limiter
-    if not await admit_socket(websocket, limiter, live, player.id if player else None):
+    admission = await admit_socket(websocket, limiter, live, player.id if player else None)
+    if admission is None:
         return
     connection = Connection(websocket, player.id if player else None, app.state.settings.send_queue_limit)
     connection.on_drop = lambda: live.leave(connection)  # a slow consumer leaves the room at once
@@ -89,7 +90,7 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
             await connection.close()
             hub.forget_if_idle(room_id)
         finally:  # (a cancelled close must not leave the socket counted)
-            await limiter.close_socket(connection.player_id)
+            await admission.release()
 
 
 async def _receive_loop(live: LiveRoom, connection: Connection, state, guard: SocketGuard) -> None:

@@ -9,10 +9,11 @@ import json
 import logging
 import time
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
 from app.deps import CurrentPlayer, HubDep
+from app.limits.sockets import Admission, admit
 from app.live.stream import StreamSubscriber
 from app.schemas import RoomId
 
@@ -51,13 +52,21 @@ it). A reader that falls far behind is cut off: reconnect to get a full view. To
 
 
 class _NdjsonStream(StreamingResponse):
-    """Closes the line generator however the response ends, so the subscriber is always removed."""
+    """Closes the line generator however the response ends, so the subscriber is always removed
+    and the stream's place in the bounds given back."""
+
+    def __init__(self, lines, admission: Admission, **kwargs):
+        super().__init__(lines, **kwargs)
+        self.admission = admission
 
     async def __call__(self, scope, receive, send):
         try:
             await super().__call__(scope, receive, send)
         finally:
-            await self.body_iterator.aclose()
+            try:
+                await self.body_iterator.aclose()
+            finally:
+                await self.admission.release()
 
 
 @router.get("/{room_id}/stream", response_class=StreamingResponse, summary="Stream this seat's updates (NDJSON)",
@@ -66,9 +75,15 @@ class _NdjsonStream(StreamingResponse):
                       "content": {"application/x-ndjson": {"schema": {"type": "string"}, "example": _EXAMPLE}}},
                 401: {"description": "`bad_token`: a player token is required"},
                 404: {"description": "`not_found`: no such room"},
+                429: {"description": "`too_many_sockets`: the player holds `MAX_SOCKETS_PER_PLAYER` sockets and "
+                                     "streams, or (not seated) the address `MAX_SPECTATORS_PER_IP`"},
+                503: {"description": "`too_many_spectators`: the room has `MAX_SPECTATORS_PER_ROOM` spectators"},
             })
-async def stream_room(room_id: RoomId, player: CurrentPlayer, hub: HubDep) -> StreamingResponse:
+async def stream_room(room_id: RoomId, player: CurrentPlayer, hub: HubDep, request: Request) -> StreamingResponse:
     live = await hub.room(room_id)  # 404 before the stream starts
+    # A stream counts against the same bounds as a socket (players, spectators per room and per IP).
+    admission = await admit(request.app.state.limiter, request.app.state.settings, live, player.id,
+                            request.client.host if request.client else None)
     subscriber = StreamSubscriber(player.id)
 
     async def lines():
@@ -108,7 +123,7 @@ async def stream_room(room_id: RoomId, player: CurrentPlayer, hub: HubDep) -> St
             live.leave(subscriber)
             log.info("stream closed", extra={"event": "stream_closed", **ids})
 
-    return _NdjsonStream(lines(), media_type="application/x-ndjson",
+    return _NdjsonStream(lines(), admission, media_type="application/x-ndjson",
                          headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 

@@ -72,11 +72,12 @@ def reference_client_against_a_bot(base_url: str, bot_think_seconds: float = 0, 
 class Stream:
     """``GET /api/rooms/{id}/stream`` read line by line (blocking, with a read timeout)."""
 
-    def __init__(self, base_url: str, room_id: str, token: str, read_timeout: float = 15.0):
+    def __init__(self, base_url: str, room_id: str, token: str, read_timeout: float = 15.0,
+                 headers: dict | None = None):
         self.http = httpx.Client(base_url=base_url, timeout=httpx.Timeout(10, read=read_timeout))
         self.response = self.http.send(
             self.http.build_request("GET", f"/api/rooms/{room_id}/stream",
-                                    headers={"Authorization": f"Bearer {token}"}), stream=True)
+                                    headers={"Authorization": f"Bearer {token}", **(headers or {})}), stream=True)
         self._lines = self.response.iter_lines()
 
     def next(self) -> dict:

@@ -143,7 +143,8 @@ def test_hundreds_of_spectators_share_one_message_per_version(database_url):
     every spectator receives every version, and room summaries are coalesced (a join does not send
     the summary to every socket again)."""
     interval = 0.25
-    server = start_in_thread(database_url, max_spectators_per_room=400, room_push_interval=interval, **NO_RATE_LIMITS)
+    server = start_in_thread(database_url, max_spectators_per_room=400, max_spectators_per_ip=400,
+                             room_push_interval=interval, **NO_RATE_LIMITS)
     try:
         room_id, apis = started_room(server, "s")
         spectators = []

@@ -38,7 +38,8 @@ class Api:
 class Socket:
     """A live connection; ``received`` keeps every message in order."""
 
-    def __init__(self, ws_url: str, room_id: str, token: str | None = None, version: int | None = None):
+    def __init__(self, ws_url: str, room_id: str, token: str | None = None, version: int | None = None,
+                 headers: dict | None = None):
         query = []
         if token:
             query.append(f"token={token}")
@@ -47,7 +48,8 @@ class Socket:
         self.url = f"{ws_url}/ws/rooms/{room_id}" + ("?" + "&".join(query) if query else "")
         # Test clients buffer everything they are sent (a socket read only at the end, like a
         # spectator checked after the match, must not look like a slow consumer to the server).
-        self.ws = connect(self.url, open_timeout=10, max_size=2**22, max_queue=None).__enter__()
+        self.ws = connect(self.url, open_timeout=10, max_size=2**22, max_queue=None,
+                          additional_headers=headers).__enter__()
         self.received: list[dict] = []
         self.last_view: dict | None = None
 
