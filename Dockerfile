@@ -2,12 +2,16 @@ FROM python:3.11-slim
 WORKDIR /srv/asobiba
 # Japanese fonts, so pages rendered in the image (screenshots, headless checks) show Japanese, not boxes.
 RUN apt-get update && apt-get install -y --no-install-recommends fonts-noto-cjk && rm -rf /var/lib/apt/lists/*
+# The locked versions first (exact, hash-checked: the same as every machine; see README "Dependencies"),
+# in their own layer so a code change does not reinstall them.
+COPY requirements/app.txt ./requirements/app.txt
+RUN pip install --no-cache-dir --require-hashes -r requirements/app.txt
 COPY pyproject.toml README.md alembic.ini ./
 COPY app ./app
 COPY engines ./engines
 COPY migrations ./migrations
 COPY static ./static
-RUN pip install --no-cache-dir -e .
+RUN pip install --no-cache-dir --no-deps -e .
 ENV HOST=0.0.0.0 PORT=8000
 EXPOSE 8000
 # Liveness (docs/operations.md): the process answers. Readiness (/readyz) is for load balancers.
