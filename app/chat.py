@@ -17,6 +17,7 @@ from app.limits.sockets import SocketGuard
 from app.live.connection import Connection
 from app.live.room import LiveRoom
 from app.models import ChatMessage, Player
+from app.protocol.client_messages import Chat
 from app.settings import Settings
 from app.unavailable import is_outage, unavailable
 
@@ -42,17 +43,17 @@ def team_seats(live: LiveRoom, team: int) -> set[int]:
     return set(_teams(live)[team])
 
 
-async def handle_chat(live: LiveRoom, connection: Connection, message: dict, guard: SocketGuard,
+async def handle_chat(live: LiveRoom, connection: Connection, message: Chat, guard: SocketGuard,
                       db: Database, settings: Settings) -> None:
     if connection.player_id is None:
         raise ApiError(403, "not_allowed", "spectators without a name cannot chat: create a player first")
-    text = message.get("text")
-    if not isinstance(text, str) or not text.strip() or "\x00" in text:
+    text = message.text
+    if not text.strip() or "\x00" in text:
         raise ApiError(400, "malformed", 'a chat message needs a non-empty "text" (without NUL characters)')
     text = text.strip()  # the limit applies to what is stored and shown
     if len(text) > settings.chat_max_chars:
         raise ApiError(413, "too_large", f"chat messages are limited to {settings.chat_max_chars} characters")
-    channel = message.get("channel", "room")
+    channel = message.channel
     seats = None
     if channel == "team":
         team = team_of(live, live.seat_of(connection.player_id))
@@ -60,8 +61,6 @@ async def handle_chat(live: LiveRoom, connection: Connection, message: dict, gua
             raise ApiError(403, "no_team", "team chat is only for seated players of a team game")
         channel = f"team:{team}"
         seats = team_seats(live, team)
-    elif channel != "room":
-        raise ApiError(400, "malformed", f"unknown chat channel {channel!r}; use 'room' or 'team'")
     if not await guard.admit("chat"):
         return
     stored = await db.run(_store, live.id, connection.player_id, channel, text)

@@ -5,7 +5,9 @@ what orjson refuses, so the results are the ones ``json`` would give.
 strings, as ``json.dumps`` does (orjson's non-string-key mode is slower for every value, so it is
 only the fallback). ``loads``: what orjson cannot parse but Python's parser takes (NaN, integers
 beyond 64 bits, lone surrogates) is parsed by ``json``, so such values meet the checks that
-follow with their own clear errors, not "malformed"."""
+follow with their own clear errors, not "malformed". A value nested past what either parser
+takes (orjson stops at 1024 levels, Python's parser at its recursion limit) is a ``ValueError``
+like any other bad JSON, never a ``RecursionError`` escaping to the caller."""
 
 from __future__ import annotations
 
@@ -31,4 +33,7 @@ def loads(text: str | bytes):
     try:
         return orjson.loads(text)
     except orjson.JSONDecodeError:
-        return json.loads(text)
+        try:
+            return json.loads(text)
+        except RecursionError:
+            raise ValueError("JSON nested too deeply") from None

@@ -120,16 +120,3 @@ class ActionIn(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"action": {"type": "pass"}, "version": 12}]})
     action: JsonObject
     version: Version = Field(description="the version of the view this action answers; a stale one is refused")
-
-
-class ViewMessage(BaseModel):
-    """What a seat sees: the same shape as the WebSocket ``view`` message."""
-    type: str = "view"
-    version: int
-    seat: int | None
-    match_id: str
-    view: dict[str, Any]
-    awaiting: list[int]
-    legal_actions: list[dict[str, Any]]
-    deadlines: dict[str, int]
-    outcome: dict[str, Any] | None

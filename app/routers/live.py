@@ -24,16 +24,14 @@ import logging
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app import json_codec
-from app.chat import handle_chat, send_history
+from app.chat import send_history
 from app.deps import player_for_token
 from app.errors import ApiError
 from app.limits.sockets import SocketGuard, admit_socket
 from app.live.connection import Connection
-from app.live.room import LiveRoom
-from app.rematch.confirm import confirm as confirm_rematch
+from app.live.socket_handlers import SocketSession, handle, send_views
 from app.observability import logs
-from app.schemas import json_problem
+from app.protocol import MalformedFrame, parse_client_frame
 from app.unavailable import is_outage, unavailable
 
 router = APIRouter(tags=["live"])
@@ -78,9 +76,9 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
     close_code = None
     try:
         live.join(connection)
-        _send_views(live, connection, version)
+        send_views(live, connection, version)
         await send_history(live, connection, app.state.db)
-        await _receive_loop(live, connection, app.state, guard)
+        await _receive_loop(SocketSession(live, connection, app.state, guard))
     except WebSocketDisconnect as exc:
         close_code = exc.code
     finally:
@@ -93,8 +91,11 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
             await admission.release()
 
 
-async def _receive_loop(live: LiveRoom, connection: Connection, state, guard: SocketGuard) -> None:
-    max_bytes = state.settings.max_frame_bytes
+async def _receive_loop(session: SocketSession) -> None:
+    """Read frames until the client goes: each is rate-checked, parsed into its message model in
+    one place (``parse_client_frame``) and handed to that model's handler."""
+    connection, guard = session.connection, session.guard
+    max_bytes = session.state.settings.max_frame_bytes
     websocket = connection.websocket
     while True:
         frame = await websocket.receive()
@@ -111,90 +112,19 @@ async def _receive_loop(live: LiveRoom, connection: Connection, state, guard: So
             connection.send(_error("too_large", f"frames are limited to {max_bytes} bytes"))
             continue
         try:
-            # (values orjson refuses but Python's parser takes get their own clear error from the
-            # checks that follow, not "malformed")
-            message = json_codec.loads(text)
-        except ValueError:
-            connection.send(_error("malformed", "the frame is not valid JSON"))
+            message = parse_client_frame(text)
+        except MalformedFrame as exc:
+            connection.send(exc.as_error())
             continue
-        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            connection.send(_error("malformed", 'a message must be a JSON object with a "type"'))
-            continue
+        ref = {} if message.id is None else {"ref": message.id}
         try:
-            await _dispatch(live, connection, message, state, guard)
+            await handle(session, message)
         except ApiError as exc:
-            connection.send({"type": "error", **exc.as_dict(), **_ref(message)})
+            connection.send({"type": "error", **exc.as_dict(), **ref})
         except Exception as exc:
             if not is_outage(exc):
                 raise
-            connection.send({"type": "error", **unavailable().as_dict(), **_ref(message)})
-
-
-async def _dispatch(live: LiveRoom, connection: Connection, message: dict, state, guard: SocketGuard) -> None:
-    kind = message["type"]
-    if kind == "ping":
-        connection.send({"type": "pong"})
-    elif kind == "sync":
-        version = message.get("version")
-        _send_views(live, connection, version if _is_int(version) else None)
-    elif kind == "action":
-        seat = live.seat_of(connection.player_id)
-        if seat is None:
-            raise ApiError(403, "not_seated", "spectators cannot act: join a seat first")
-        if live.runner is None:
-            raise ApiError(409, "not_started", "the match has not started yet")
-        version = message.get("version")
-        if not _is_int(version):
-            raise ApiError(400, "malformed", 'an action message needs an integer "version"')
-        problem = json_problem(message.get("action"))
-        if problem:
-            raise ApiError(400, "invalid_action", f"the action cannot be taken: {problem}")
-        new_version = await live.runner.submit(seat, message.get("action"), version)
-        ref = _ref(message)
-        if ref:  # committed: a client that named its action is told so, apart from the views
-            connection.send({"type": "ack", "version": new_version, **ref})
-    elif kind == "rematch":
-        if connection.player_id is None:
-            raise ApiError(403, "not_seated", "only a player seated in this room can ask for a rematch")
-        if await guard.admit("actions"):
-            await confirm_rematch(state.hub, live.id, connection.player_id)
-    elif kind == "chat":
-        await handle_chat(live, connection, message, guard, state.db, state.settings)
-    else:
-        raise ApiError(400, "unknown_type", f"unknown message type {kind!r}")
-
-
-def _send_views(live: LiveRoom, connection: Connection, since: int | None) -> None:
-    """A reconnecting client gets the views it missed, or one full view marked ``resync``."""
-    runner = live.runner
-    if runner is None:
-        return
-    seat = live.seat_of(connection.player_id)
-    try:
-        missed = runner.missed_messages(seat, since) if since is not None else None
-        if missed is not None:
-            for message in missed:
-                connection.send(message)
-        elif since is None or since != runner.version:
-            connection.send(dict(runner.current(seat)[0], resync=since is not None))
-        else:
-            connection.send_encoded(*runner.current(seat))
-    except ApiError as exc:  # a cluster's mirror whose owner is changing: the views follow when it is back
-        connection.send(_error(exc.code, exc.message))
-
-
-def _ref(message: dict) -> dict:
-    """An answer to a message that carried an ``id`` says so (``ref``): an error, or the ``ack`` of
-    a committed action, so a client can tell its action's answer from a view another seat's
-    action (or a timer) brought, or from an error about something else it sent before."""
-    ref = message.get("id")
-    if isinstance(ref, str) and len(ref) <= 64 or _is_int(ref):
-        return {"ref": ref}
-    return {}
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+            connection.send({"type": "error", **unavailable().as_dict(), **ref})
 
 
 def _error(code: str, message: str) -> dict:

@@ -17,7 +17,8 @@ from app.deps import CurrentPlayer, DbDep, HubDep, OptionalPlayer, SettingsDep
 from app.errors import ApiError, bad_seat, seat_name
 from app.limits.rest import rate_limit
 from app.models import Room, RoomSeat
-from app.schemas import ActionIn, JoinRoom, JsonObject, NewRoom, RoomId, ViewMessage
+from app.protocol import ViewMessage
+from app.schemas import ActionIn, JoinRoom, JsonObject, NewRoom, RoomId
 from app.security import new_room_id
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
@@ -142,7 +143,7 @@ async def start_room(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: Hub
         return (await hub.room(room_id)).summary()
 
 
-@router.get("/{room_id}/view", response_model=ViewMessage)
+@router.get("/{room_id}/view", response_model=ViewMessage, response_model_exclude_unset=True)
 async def get_view(room_id: RoomId, player: OptionalPlayer, hub: HubDep) -> dict:
     live = await hub.room(room_id)
     if live.runner is None:
@@ -152,7 +153,7 @@ async def get_view(room_id: RoomId, player: OptionalPlayer, hub: HubDep) -> dict
     return live.runner.current(live.seat_of(player.id if player else None))[0]
 
 
-@router.post("/{room_id}/actions", response_model=ViewMessage, dependencies=[rate_limit("actions")], responses={
+@router.post("/{room_id}/actions", response_model=ViewMessage, response_model_exclude_unset=True, dependencies=[rate_limit("actions")], responses={
     **RATE_LIMITED,
     200: {"description": "Accepted: the caller's new view (streams and sockets get it too)"},
     409: {"description": "Refused, nothing changed: `stale_version`, `not_your_turn`, `match_over`, `not_started`",

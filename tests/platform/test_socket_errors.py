@@ -27,7 +27,7 @@ def test_bad_frames_get_errors_and_change_nothing(server):
         ("{oops", "malformed"),
         (json.dumps([1, 2]), "malformed"),
         (json.dumps({"no": "type"}), "malformed"),
-        (json.dumps({"type": "dance"}), "unknown_type"),
+        (json.dumps({"type": "dance"}), "malformed"),
         (json.dumps({"type": "action", "action": {"type": "predict", "card": 3}}), "malformed"),
         (json.dumps({"type": "action", "action": {"type": "predict", "card": 3}, "version": version + 1}), "stale_version"),
         (json.dumps({"type": "action", "action": {"type": "stack", "face": "sun"}, "version": version}), "illegal_action"),
