@@ -43,3 +43,15 @@ async def api_error_handler(_request: Request, exc: ApiError) -> JSONResponse:
 async def validation_error_handler(_request: Request, exc: RequestValidationError) -> JSONResponse:
     problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
     return JSONResponse(status_code=422, content={"error": {"code": "invalid_request", "message": problems}})
+
+
+# Starlette's own refusals (a body it could not parse, a method a route does not take) as API errors.
+_HTTP_CODES = {400: "malformed", 405: "method_not_allowed", 413: "too_large"}
+
+
+def http_error_response(status: int, detail: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    """``{"error": {"code", "message"}}`` for an error raised by the framework rather than by us
+    (e.g. a body nested too deeply for the JSON parser is its 400 "error parsing the body")."""
+    code = _HTTP_CODES.get(status, f"http_{status}")
+    message = "the body is not JSON the server can read (invalid or nested too deeply)" if code == "malformed" else detail
+    return JSONResponse(status_code=status, content={"error": {"code": code, "message": message}}, headers=headers)

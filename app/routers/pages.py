@@ -4,14 +4,13 @@ browser gets the not-found page in the site's look, while API clients (``/api/*`
 asking for HTML) keep getting JSON errors."""
 
 from fastapi import APIRouter, Header, Request
-from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import engines
 from app import page_html
 from app.deps import HubDep, SettingsDep
-from app.errors import ApiError
+from app.errors import ApiError, http_error_response
 from app.routers.games import TITLES_JA
 from app.settings import ROOT
 
@@ -61,4 +60,4 @@ async def not_found_handler(request: Request, exc: StarletteHTTPException):
         return HTMLResponse(page_html.not_found(request.headers.get("accept-language")), status_code=404)
     if exc.status_code == 404:
         return JSONResponse(status_code=404, content={"error": {"code": "not_found", "message": f"nothing at {request.url.path}"}})
-    return await http_exception_handler(request, exc)
+    return http_error_response(exc.status_code, str(exc.detail), getattr(exc, "headers", None))
