@@ -63,6 +63,9 @@ class Settings(BaseSettings):
     zombie_grace_seconds: float = 60.0
     # Slow consumers: messages queued for one socket before it is closed (1013) to resync later.
     send_queue_limit: int = 256
+    # A room loaded by a request (GET, join...) and not asked for again for this long, with no socket
+    # and no running match, leaves memory (it is reloaded from the database when next asked for).
+    room_idle_seconds: float = 30.0
     # Bounds: watchers of one room, live sockets and NDJSON streams of one player, spectator
     # sockets and streams from one IP address (over every room), rooms one player hosts not yet started.
     max_spectators_per_room: int = 200

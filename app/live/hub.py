@@ -8,8 +8,10 @@ event loop (``Database.run``); the action log goes through the group-committing 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections import defaultdict
+import time
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 
 from sqlalchemy import select
@@ -35,7 +37,12 @@ class Hub:
         self.clock = clock
         self.rooms: dict[str, LiveRoom] = {}
         self._loading: dict[str, asyncio.Future] = {}
-        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # room id -> [its lock, how many requests hold it or wait for it]: a lock lives only while
+        # someone uses it, so requests for rooms that do not exist (404) leave nothing behind.
+        self._locks: dict[str, list] = {}
+        # room id -> when it was last asked for (``room``); rooms idle this long are swept away.
+        self._used: dict[str, float] = {}
+        self._idle_sweeper: asyncio.Task | None = None
         self.bot_threads = ThreadPoolExecutor(max_workers=settings.bot_workers, thread_name_prefix="bots")
 
     async def write(self, fn, *args):
@@ -49,13 +56,26 @@ class Hub:
             return await self.writer.call(fn, *args)
         return await asyncio.to_thread(fn, self.session_factory, *args)
 
-    def lock(self, room_id: str) -> asyncio.Lock:
+    @contextlib.asynccontextmanager
+    async def lock(self, room_id: str) -> AsyncIterator[None]:
         """Held by REST changes to one room (join, leave, start, bots), so racing requests are
-        applied one at a time; other rooms are not affected."""
-        return self._locks[room_id]
+        applied one at a time; other rooms are not affected. The lock is dropped when its last
+        holder or waiter is done."""
+        entry = self._locks.get(room_id)
+        if entry is None:
+            entry = self._locks[room_id] = [asyncio.Lock(), 0]
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                yield
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                del self._locks[room_id]
 
     async def room(self, room_id: str) -> LiveRoom:
         """The live room for ``room_id`` (``ApiError`` 404 if there is none)."""
+        self._used[room_id] = time.monotonic()
         live = self.rooms.get(room_id)
         if live is not None:
             return live
@@ -63,7 +83,12 @@ class Hub:
         if pending is None:
             pending = self._loading[room_id] = asyncio.ensure_future(self._load(room_id))
             pending.add_done_callback(lambda _f: self._loading.pop(room_id, None))
-        return await asyncio.shield(pending)
+        try:
+            return await asyncio.shield(pending)
+        except BaseException:
+            if room_id not in self.rooms:  # a 404 (or an outage) leaves nothing behind
+                self._used.pop(room_id, None)
+            raise
 
     async def refresh(self, room_id: str) -> LiveRoom:
         """Re-read seats after a change made through the REST API, and tell every socket."""
@@ -88,9 +113,11 @@ class Hub:
         return runner
 
     async def resume_running(self) -> int:
-        """Load every running match (after a restart) so its timers and bots go on."""
+        """Load every running match (after a restart) so its timers and bots go on, and start
+        sweeping idle rooms out of memory."""
         room_ids = await self.db.run(lambda s: list(s.scalars(select(Match.room_id).where(Match.status == "running"))))
         await asyncio.gather(*(self.room(room_id) for room_id in room_ids))
+        self._idle_sweeper = asyncio.create_task(self._sweep_idle_forever())
         return len(room_ids)
 
     def forget_if_idle(self, room_id: str) -> None:
@@ -99,9 +126,18 @@ class Hub:
         if live and not live.connections and (live.runner is None or live.runner.finished):
             live.close()
             del self.rooms[room_id]
-            lock = self._locks.get(room_id)
-            if lock is not None and not lock.locked():
-                del self._locks[room_id]
+            self._used.pop(room_id, None)
+
+    async def _sweep_idle_forever(self) -> None:
+        """Rooms loaded by a request (a GET, a join) and not asked for since ``room_idle_seconds``
+        leave memory; a socket's room leaves when its last socket closes. Only rooms used that
+        long ago are swept, so a socket between its room lookup and joining keeps its room."""
+        idle = self.settings.room_idle_seconds
+        while True:
+            await asyncio.sleep(max(idle / 2, 0.05))
+            cutoff = time.monotonic() - idle
+            for room_id in [r for r in self.rooms if self._used.get(r, 0) < cutoff]:
+                self.forget_if_idle(room_id)
 
     async def drain(self, code: int = 1012, reason: str = "server restarting") -> None:
         """Graceful shutdown (app/lifecycle.py): actions not yet started are refused; those being
@@ -122,6 +158,8 @@ class Hub:
         """Let other processes take this one's rooms at once (a cluster releases its leases)."""
 
     def shutdown(self) -> None:
+        if self._idle_sweeper is not None:
+            self._idle_sweeper.cancel()
         for live in self.rooms.values():
             live.close()
             if live.absence is not None:

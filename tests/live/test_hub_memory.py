@@ -1,0 +1,65 @@
+"""Memory the hub holds follows what is in use (issue 30, point 10): requests for rooms that do not
+exist leave no lock behind, and rooms loaded by GETs or joins leave memory once idle, while a room
+with a socket stays and keeps pushing."""
+
+from __future__ import annotations
+
+import secrets
+import time
+
+import pytest
+
+from tests.support.clients import Api, Socket
+from tests.support.server import start_in_thread
+
+IDLE = 0.4
+
+
+@pytest.fixture
+def idle_server(database_url):
+    running = start_in_thread(database_url, room_idle_seconds=IDLE)
+    yield running
+    running.stop()
+
+
+def wait_for(condition, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def test_joins_of_unknown_rooms_leave_no_lock(idle_server):
+    hub = idle_server.app.state.hub
+    player = Api.new_player(idle_server.base_url, "Prober")
+    for _ in range(300):
+        response = player.post(f"/api/rooms/{secrets.token_urlsafe(24)}/join")
+        assert response.status_code == 404, response.text
+        assert player.get(f"/api/rooms/{secrets.token_urlsafe(24)}").status_code == 404
+    assert len(hub._locks) == 0, len(hub._locks)
+    assert len(hub._used) == 0 and len(hub.rooms) == 0
+
+
+def test_rooms_loaded_by_requests_leave_memory_once_idle(idle_server):
+    hub = idle_server.app.state.hub
+    host, reader = Api.new_player(idle_server.base_url, "Host"), Api.new_player(idle_server.base_url, "Reader")
+    room_ids = [host.post("/api/rooms", {"game": "synomilia"}).json()["id"] for _ in range(12)]
+    watched = room_ids[0]
+    socket = Socket(idle_server.ws_url, watched, host.token)
+    socket.recv_until(lambda m: m["type"] == "room")
+    for _ in range(3):
+        for room_id in room_ids:
+            assert reader.get(f"/api/rooms/{room_id}").status_code == 200
+    assert len(hub.rooms) == 12
+    # Idle rooms go; the one with a socket stays.
+    assert wait_for(lambda: set(hub.rooms) == {watched}), sorted(hub.rooms)
+    assert set(hub._used) <= {watched} and not hub._locks
+    # A forgotten room is read back on demand, and a join reaches the socket of the kept room.
+    assert reader.get(f"/api/rooms/{room_ids[5]}").json()["id"] == room_ids[5]
+    assert reader.post(f"/api/rooms/{watched}/join").status_code == 200
+    socket.recv_until(lambda m: m["type"] == "room" and any(
+        seat["player_id"] == reader.player_id for seat in m["room"]["seats"]))
+    socket.close()
+    assert wait_for(lambda: not hub.rooms), sorted(hub.rooms)
