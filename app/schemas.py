@@ -112,6 +112,14 @@ class NewRoom(BaseModel):
         "them until they come back (a zombie seat); default the server's (60), 0 = never"))
 
 
+class RoomSettings(BaseModel):
+    """What the host may change in the lobby until Start: the table's size and the game's options
+    (``options`` are merged into the room's: name only what changes)."""
+    model_config = ConfigDict(json_schema_extra={"examples": [{"seats": 6}, {"options": {"turn_seconds": 90}}]})
+    seats: int | None = Field(default=None, ge=1, le=MAX_SEATS, strict=True, description="number of seats")
+    options: JsonObject | None = Field(default=None, json_schema_extra=_options_schema)
+
+
 class JoinRoom(BaseModel):
     seat: SeatNumber | None = None
 

@@ -50,7 +50,8 @@ function gameCard(game, app, needPlayer, form) {
       app.open(`/r/${room.id}`);
     } catch (err) { app.toast(err.message); quick.disabled = false; }
   } }, t("Try it against bots", "ボットと遊んでみる"));
-  const friends = h("button", { type: "button", class: "play-friends", "data-game": game.id, onclick: () => form.choose(game.id) },
+  // the players chosen on the card carry over to the form (a table of 6 stays a table of 6)
+  const friends = h("button", { type: "button", class: "play-friends", "data-game": game.id, onclick: () => form.choose(game.id, Number(seats.value)) },
     t("Play with friends", "友だちと遊ぶ"));
   const minutes = info.minutes ? t(`${info.minutes[0]}–${info.minutes[1]} min`, `${info.minutes[0]}〜${info.minutes[1]}分`) : "";
   return h("li", { class: "game-card", "data-game": game.id },
@@ -79,7 +80,7 @@ function roomForm(games, app, needPlayer) {
     const game = games.find((g) => g.id === gameSelect.value);
     seatsSelect.replaceChildren(...Array.from({ length: game.max_players - game.min_players + 1 },
       (_, i) => h("option", { value: game.min_players + i }, String(game.min_players + i))));
-    optionsBox.replaceChildren(h("legend", {}, t("options")), ...game.options.map(optionInput));
+    optionsBox.replaceChildren(h("legend", {}, t("options")), ...game.options.map((spec) => optionInput(spec)));
     optionsBox.hidden = game.options.length === 0;
   };
   gameSelect.addEventListener("change", fillSeats);
@@ -99,32 +100,37 @@ function roomForm(games, app, needPlayer) {
   h("button", { type: "submit", id: "create-room" }, t("create_room")));
   return {
     element,
-    choose(gameId) {
+    choose(gameId, seats) {
       gameSelect.value = gameId;
       fillSeats();
+      if (seats) seatsSelect.value = String(seats);
       element.scrollIntoView({ behavior: "smooth", block: "start" });
       gameSelect.focus();
     },
   };
 }
 
-/** One form control per engine option spec ({name, type, default, min, max, choices, label_en, label_ja}). */
-function optionInput(spec) {
+/** One form control per engine option spec ({name, type, default, min, max, choices, label_en, label_ja});
+ * ``value`` (the room's current one) replaces the default. Shared with the lobby (static/lobby.js). */
+export function optionInput(spec, value = spec.default) {
   const label = t(spec.label_en || spec.name, spec.label_ja || spec.label_en || spec.name);
   let input;
-  if (spec.type === "bool") input = h("input", { type: "checkbox", "data-option": spec.name, "data-type": spec.type, checked: spec.default });
-  else if (spec.type === "choice") input = h("select", { "data-option": spec.name, "data-type": spec.type }, spec.choices.map((c) => h("option", { value: c, selected: c === spec.default }, String(c))));
-  else input = h("input", { type: "number", "data-option": spec.name, "data-type": spec.type, value: spec.default, min: spec.min, max: spec.max, step: spec.type === "int" ? 1 : "any" });
+  if (spec.type === "bool") input = h("input", { type: "checkbox", "data-option": spec.name, "data-type": spec.type, checked: value });
+  else if (spec.type === "choice") input = h("select", { "data-option": spec.name, "data-type": spec.type }, spec.choices.map((c) => h("option", { value: c, selected: c === value }, String(c))));
+  else input = h("input", { type: "number", "data-option": spec.name, "data-type": spec.type, value, min: spec.min, max: spec.max, step: spec.type === "int" ? 1 : "any" });
   return h("label", {}, label, " ", input);
 }
 
 function readOptions(box) {
   const options = {};
-  for (const input of box.querySelectorAll("[data-option]")) {
-    const type = input.dataset.type;
-    options[input.dataset.option] = type === "bool" ? input.checked : type === "int" ? parseInt(input.value, 10) : type === "float" ? Number(input.value) : input.value;
-  }
+  for (const input of box.querySelectorAll("[data-option]")) options[input.dataset.option] = optionValue(input);
   return options;
+}
+
+/** The value of one option control, typed as its spec says. */
+export function optionValue(input) {
+  const type = input.dataset.type;
+  return type === "bool" ? input.checked : type === "int" ? parseInt(input.value, 10) : type === "float" ? Number(input.value) : input.value;
 }
 
 const STATUS = {

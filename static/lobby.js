@@ -5,6 +5,7 @@
 import { h } from "/static/dom.js";
 import { t } from "/static/i18n.js";
 import { store, toast } from "/static/client.js";
+import { optionInput, optionValue } from "/static/landing.js";
 
 /** Seats are numbered from 1 everywhere a person reads them (the API's indices start at 0). */
 export function seatLabel(seat) { return t(`Seat ${seat + 1}`, `席${seat + 1}`); }
@@ -96,6 +97,52 @@ export function renderPanel(el, page) {
   }
 }
 
+/**
+ * The table's size and the game's options. The host changes them until Start (``PATCH`` of the
+ * room; every page gets the new room); everyone else reads them. Kept across room pushes while
+ * they stay the same, so a redraw never takes a half-typed number or an open list from the host.
+ */
+function tableSettings(page, isHost) {
+  const room = page.room;
+  const game = page.game;
+  if (!game) return "";
+  const key = JSON.stringify([isHost, room.num_seats, room.options]);
+  if (page.settingsEl && page.settingsKey === key) return page.settingsEl;
+  const focused = page.settingsEl?.contains(document.activeElement) ? document.activeElement.dataset.option || "seats" : null;
+  const specs = game.options || [];
+  const current = (spec) => (room.options && spec.name in room.options ? room.options[spec.name] : spec.default);
+  let el;
+  if (isHost) {
+    const seats = h("select", { id: "room-seats", "data-setting": "seats", onchange: () => page.roomCall("", { seats: Number(seats.value) }, "PATCH") },
+      Array.from({ length: game.max_players - game.min_players + 1 }, (_, i) => game.min_players + i)
+        .map((n) => h("option", { value: n, selected: n === room.num_seats }, String(n))));
+    const fields = specs.map((spec) => {
+      const label = optionInput(spec, current(spec));
+      const input = label.querySelector("[data-option]");
+      input.addEventListener("change", () => {
+        const value = optionValue(input);
+        if (spec.type !== "bool" && spec.type !== "choice" && !Number.isFinite(value)) return;
+        page.roomCall("", { options: { [spec.name]: value } }, "PATCH");
+      });
+      return label;
+    });
+    el = h("fieldset", { id: "table-settings", class: "table-settings" }, h("legend", {}, t("The table (until Start)", "テーブルの設定(開始まで変更できます)")),
+      game.min_players === game.max_players ? "" : h("label", {}, t("players"), " ", seats), ...fields);
+  } else {
+    const parts = [t(`${room.num_seats} players`, `${room.num_seats}人`)];
+    for (const spec of specs) {
+      const value = current(spec);
+      const shown = spec.type === "bool" ? (value ? t("yes", "あり") : t("no", "なし")) : String(value);
+      parts.push(`${t(spec.label_en || spec.name, spec.label_ja || spec.label_en || spec.name)}: ${shown}`);
+    }
+    el = h("p", { id: "table-settings", class: "table-settings muted" }, parts.join(" · "));
+  }
+  page.settingsEl = el;
+  page.settingsKey = key;
+  if (focused) queueMicrotask(() => el.querySelector(focused === "seats" ? "#room-seats" : `[data-option='${focused}']`)?.focus());
+  return el;
+}
+
 function renderLobby(el, page) {
   const room = page.room;
   const me = store.playerId;
@@ -130,6 +177,7 @@ function renderLobby(el, page) {
     parts.push(h("p", { class: "join-name" }, h("label", { for: "name-input" }, t("your_name")), " ", page.nameInput,
       h("span", { class: "muted" }, " ", t("then take a seat below", "を入れて、下の席を選んでください"))));
   }
+  parts.push(tableSettings(page, isHost));
   parts.push(h("ul", { class: "seat-list", "aria-label": t("Seats", "席") }, rows),
     h("p", { id: "visitors", class: "muted" }, visitorsLine(room)),
     h("div", { class: "invite" }, h("label", { for: "invite-url" }, t("invite")),

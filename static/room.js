@@ -31,6 +31,7 @@ export class RoomPage {
     try { this.room = await api("GET", `/api/rooms/${this.roomId}`); } catch { this.main.replaceChildren(h("p", { class: "card" }, t("unknown_room"))); return; }
     try { this.tableModule = await import(`/static/games/${this.room.game}.js`); } catch { this.tableModule = null; }
     const game = (await api("GET", "/api/games").catch(() => [])).find((g) => g.id === this.room.game);
+    this.game = game || null; // the game's metadata: seat range and options (the lobby's table settings)
     this.title = game ? gameTitle(game, getLang()) : this.room.game;
     this.layout();
     this.connect();
@@ -196,9 +197,13 @@ export class RoomPage {
    * room after the change and the response is not drawn: a response can arrive after a newer push
    * (another click's change) and would draw seats the server has filled as empty, with no push to
    * follow. Without a socket, the response is the newest the page can know. */
-  async roomCall(what, body) {
+  async roomCall(what, body, method = "POST") {
     let room;
-    try { room = await api("POST", `/api/rooms/${this.roomId}/${what}`, body); } catch (err) { toast(err.message); return; }
+    try { room = await api(method, `/api/rooms/${this.roomId}${what ? `/${what}` : ""}`, body); } catch (err) {
+      toast(err.message);
+      if (method === "PATCH") { this.settingsKey = null; this.renderRoom(); } // back to the room as it is
+      return;
+    }
     if (this.ws?.readyState === WebSocket.OPEN) return;
     this.room = room;
     this.renderRoom();

@@ -18,7 +18,7 @@ from app.errors import ApiError, bad_seat, seat_name
 from app.limits.rest import rate_limit
 from app.models import Room, RoomSeat
 from app.protocol import ViewMessage
-from app.schemas import ActionIn, JoinRoom, JsonObject, NewRoom, RoomId
+from app.schemas import ActionIn, JoinRoom, JsonObject, NewRoom, RoomId, RoomSettings
 from app.security import new_room_id
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
@@ -61,6 +61,54 @@ async def create_room(body: NewRoom, player: CurrentPlayer, db: DbDep, hub: HubD
 
     room_id = await db.run(create)
     return (await hub.refresh(room_id)).summary()
+
+
+@router.patch("/{room_id}", **{**ROOM_CHANGE, "responses": {
+    **RATE_LIMITED, 403: {"description": "`not_host`: only the host changes the table"},
+    409: {"description": "`room_not_open`: the match has started; `too_many_players`: more people sit than the new size holds"},
+    422: {"description": "`bad_seats` or `bad_options`: outside the game's range"}}})
+async def change_room(room_id: RoomId, body: RoomSettings, player: CurrentPlayer, db: DbDep, hub: HubDep) -> dict:
+    """The host sets the table's size and the game's options in the lobby, until Start; everyone in
+    the room gets the new summary. Shrinking moves seated people (and bots) from the seats that go
+    into the free seats that stay, in order; it is refused when they do not fit."""
+
+    def change(session) -> None:
+        room = store.get_room(session, room_id, for_update=True)
+        if room.host_id != player.id:
+            raise ApiError(403, "not_host", "only the host can change the table")
+        if room.status != "open":
+            raise ApiError(409, "room_not_open", f"the room is {room.status}: the table can change only before the start")
+        engine = engines.get(room.game)
+        seats = body.seats if body.seats is not None else room.num_seats
+        options = {**(room.options or {}), **(body.options or {})}
+        if not engine.min_players <= seats <= engine.max_players:
+            raise ApiError(422, "bad_seats", f"{engine.title} takes {engine.min_players}–{engine.max_players} players, not {seats}")
+        try:
+            engine.new_game(seats, 0, options)
+        except (ValueError, TypeError) as exc:
+            raise ApiError(422, "bad_options", f"options {body.options!r} are not valid for {engine.id}: {exc}") from None
+        rows = store.room_seats(session, room_id)
+        if seats < len(rows):
+            leaving = [r for r in rows[seats:] if r.player_id is not None]
+            free = [r for r in rows[:seats] if r.player_id is None]
+            if len(leaving) > len(free):
+                taken = sum(1 for r in rows if r.player_id is not None)
+                raise ApiError(409, "too_many_players", f"{taken} seats are taken: a table of {seats} cannot hold them")
+            for source, target in zip(leaving, free):
+                target.player_id, target.private_data = source.player_id, source.private_data
+            session.flush()
+            for row in rows[seats:]:
+                session.delete(row)
+        else:
+            session.add_all([RoomSeat(room_id=room_id, seat=i, player_id=None, private_data={})
+                             for i in range(len(rows), seats)])
+        room.num_seats = seats
+        room.options = options
+        session.commit()
+
+    async with hub.lock(room_id):
+        await db.run(change)
+        return (await hub.refresh(room_id)).summary()
 
 
 @router.get("/{room_id}")
