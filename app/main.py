@@ -7,7 +7,6 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
-from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.body_limit import BodyLimitMiddleware
@@ -23,7 +22,8 @@ from app.live.hub import Hub
 from app.live.writer import ActionWriter
 from app.observability import metrics as observed
 from app.observability.middleware import ObservabilityMiddleware
-from app import openapi_links, ratings, unavailable
+from app import compression, openapi_links, ratings, unavailable
+from app.assets import AssetTable, StaticAssets
 from app.routers import games, live, pages, players, rooms
 from app.routers import admin, leaderboard, matches  # ratings, history, replay, admin (issue 8)
 from app.routers import bots, stream  # bot seats, NDJSON stream (issue 9)
@@ -89,6 +89,7 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, validation_error_handler)
     app.add_exception_handler(StarletteHTTPException, pages.not_found_handler)  # a browser's 404: the site's page
     unavailable.install(app)  # database outages: 503 unavailable, never a 500
+    compression.install(app)  # innermost: gzip for pages, scripts and JSON, never the NDJSON stream
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_frame_bytes)
     app.add_middleware(RequestGuardMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
@@ -103,5 +104,7 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
                    health, metrics):
         app.include_router(module.router)
     openapi_links.install(app)
-    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    # the browser client, fingerprinted for long caching (app/assets.py); read once, here
+    app.state.assets = AssetTable(ROOT / "static")
+    app.mount("/static", StaticAssets(app.state.assets), name="static")
     return app

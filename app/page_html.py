@@ -92,6 +92,6 @@ def not_found(accept_language: str | None, what: str = "page") -> str:
             f'<p lang="{first[2]}">{escape(first[0])}</p><p><a lang="{first[2]}" class="primary-link" href="/">{escape(first[1])}</a></p>'
             f'<p lang="{second[2]}" class="muted">{escape(second[0])} <a href="/">{escape(second[1])}</a></p></section>')
     page = INDEX.replace('<html lang="en">', f'<html lang="{"ja" if ja else "en"}">', 1)
-    page = page.replace("<title>Asobiba 遊び場</title>", f"<title>{heading} — Asobiba</title>", 1).replace(MARKER, "", 1)
+    page = page.replace("<title>Asobiba 遊び場</title>", f"<title>{heading} — Asobiba</title>", 1).replace(MARKER, f'<meta name="description" content="{escape(first[0])}">', 1)
     # static/app.js draws the header and leaves a page that has #not-found alone
     return page.replace('<main id="main"></main>', f'<main id="main">{body}</main>', 1)

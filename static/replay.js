@@ -76,11 +76,11 @@ export function mountReplay(root, options) {
   const button = (id, text, title, onclick) => h("button", { id, type: "button", title, onclick }, text);
   const play = button("replay-play", "▶", t("Autoplay", "自動再生"), () => (timer ? stop() : start()));
   const controls = h("div", { class: "replay-controls" },
-    button("replay-first", "⏮", t("First", "最初"), () => go(0)),
+    button("replay-first", "|◀◀", t("First", "最初"), () => go(0)),
     button("replay-prev", "◀", t("Previous", "前へ"), () => go(target - 1)),
     play,
     button("replay-next", "▶|", t("Next", "次へ"), () => go(target + 1)),
-    button("replay-last", "⏭", t("Last", "最後"), () => go(steps)),
+    button("replay-last", "▶▶|", t("Last", "最後"), () => go(steps)),
     slider, label);
   const seatSelect = h("select", { id: "replay-seat", "aria-label": t("Seen from", "視点") },
     ...options.seats.map((s) => h("option", { value: String(s.value), selected: String(s.value) === String(seat) }, s.label)));
@@ -95,7 +95,7 @@ export function mountReplay(root, options) {
 
   function start() {
     if (target >= steps) go(0);
-    play.textContent = "⏸";
+    play.textContent = "❚❚";
     timer = setInterval(() => { if (target >= steps) stop(); else go(target + 1); }, AUTOPLAY_MS);
   }
   function stop() {

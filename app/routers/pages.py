@@ -15,35 +15,43 @@ from app.routers.games import TITLES_JA
 from app.settings import ROOT
 
 router = APIRouter(include_in_schema=False)
+
+
+def html_page(request: Request, html: str, status_code: int = 200) -> HTMLResponse:
+    """A page made here: its scripts and stylesheets at their fingerprinted URLs (app/assets.py),
+    and revalidated on each visit, like the pages served from static/."""
+    return HTMLResponse(request.app.state.assets.rewrite(html), status_code=status_code,
+                        headers={"Cache-Control": "no-cache"})
 FAVICON = ROOT / "static" / "favicon.ico"
 ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
 @router.get("/")
-def landing(settings: SettingsDep, accept_language: str | None = Header(default=None)) -> HTMLResponse:
-    return HTMLResponse(page_html.landing(settings.invite_base(), accept_language))
+def landing(request: Request, settings: SettingsDep, accept_language: str | None = Header(default=None)) -> HTMLResponse:
+    return html_page(request, page_html.landing(settings.invite_base(), accept_language))
 
 
 @router.get("/r/{room_id}")
-async def room_page(room_id: str, hub: HubDep, settings: SettingsDep,
+async def room_page(room_id: str, request: Request, hub: HubDep, settings: SettingsDep,
                     accept_language: str | None = Header(default=None)) -> HTMLResponse:
     if not 0 < len(room_id) <= 64 or not set(room_id) <= ID_CHARS:
-        return HTMLResponse(page_html.not_found(accept_language, "room"), status_code=404)
+        return html_page(request, page_html.not_found(accept_language, "room"), status_code=404)
     try:
         summary = (await hub.room(room_id)).summary()
     except ApiError as exc:
         if exc.status != 404:
             raise
-        return HTMLResponse(page_html.not_found(accept_language, "room"), status_code=404)
+        return html_page(request, page_html.not_found(accept_language, "room"), status_code=404)
     engine = engines.get(summary["game"])
-    return HTMLResponse(page_html.room(settings.invite_base(), summary, engine.title,
-                                       TITLES_JA.get(engine.id, engine.title), accept_language))
+    return html_page(request, page_html.room(settings.invite_base(), summary, engine.title,
+                                             TITLES_JA.get(engine.id, engine.title), accept_language))
 
 
 @router.get("/favicon.ico")
 def favicon() -> FileResponse:
-    """Browsers ask for /favicon.ico on every first load; answer it rather than 404."""
-    return FileResponse(FAVICON, media_type="image/x-icon")
+    """Browsers ask for /favicon.ico on every first load; answer it rather than 404. Its URL cannot
+    carry a fingerprint, so a week rather than a year."""
+    return FileResponse(FAVICON, media_type="image/x-icon", headers={"Cache-Control": "public, max-age=604800"})
 
 
 def wants_html(request: Request) -> bool:
@@ -57,7 +65,7 @@ def wants_html(request: Request) -> bool:
 async def not_found_handler(request: Request, exc: StarletteHTTPException):
     """404 for a browser: the site's page; for everyone else the API's JSON error."""
     if exc.status_code == 404 and wants_html(request):
-        return HTMLResponse(page_html.not_found(request.headers.get("accept-language")), status_code=404)
+        return html_page(request, page_html.not_found(request.headers.get("accept-language")), status_code=404)
     if exc.status_code == 404:
         return JSONResponse(status_code=404, content={"error": {"code": "not_found", "message": f"nothing at {request.url.path}"}})
     return http_error_response(exc.status_code, str(exc.detail), getattr(exc, "headers", None))

@@ -4,7 +4,7 @@ import { reasonText } from "/static/reasons.js";
 const RULES_URL = "/static/rules/makelandia.html";
 const STYLE_ID = "makelandia-style";
 const CSS = `
-.makelandia-root{font-family:system-ui,sans-serif;max-width:640px;margin:0 auto;color:#222}
+.makelandia-root{font-family:var(--font);max-width:640px;margin:0 auto;color:#222}
 .makelandia-root h3{margin:.6em 0 .3em;font-size:1em}
 .makelandia-status{padding:.4em .6em;border-radius:6px;background:#f1f1f4;margin:.3em 0}
 .makelandia-status.makelandia-you{background:#fff3c4;font-weight:bold}

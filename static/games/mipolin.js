@@ -12,7 +12,7 @@ const ui = { pickChar: null, pickPlace: null, accuseOpen: false, phaseKey: "", n
 const seenSeatData = new WeakSet();
 
 const CSS = `
-.mipolin-root{font-family:system-ui,sans-serif;max-width:760px;margin:0 auto;padding:4px;color:#222}
+.mipolin-root{font-family:var(--font);max-width:760px;margin:0 auto;padding:4px;color:#222}
 .mipolin-row{display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin:4px 0}
 .mipolin-box{border:1px solid #ccc;border-radius:6px;padding:6px;margin:6px 0;background:#fafafa}
 .mipolin-h{font-weight:600;margin:2px 0 4px}

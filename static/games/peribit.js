@@ -10,7 +10,7 @@ const MARK = {
 const MARKS = ["bellum", "natura", "societas"];
 
 const STYLE = `
-.peribit-root{font-family:system-ui,sans-serif;max-width:760px;margin:0 auto;padding:6px;box-sizing:border-box;color:#222}
+.peribit-root{font-family:var(--font);max-width:760px;margin:0 auto;padding:6px;box-sizing:border-box;color:#222}
 .peribit-root *{box-sizing:border-box}
 .peribit-top{display:flex;justify-content:space-between;align-items:baseline;gap:8px;flex-wrap:wrap}
 .peribit-status{font-weight:600;margin:6px 0;padding:6px 8px;border-radius:6px;background:#f1f3f7}

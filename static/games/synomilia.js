@@ -6,7 +6,7 @@ const SUN = "\u2600";   // ☀
 const MOON = "\u263E";  // ☾
 
 const STYLE = `
-.synomilia-root{font-family:system-ui,sans-serif;max-width:720px;margin:0 auto;padding:6px;box-sizing:border-box}
+.synomilia-root{font-family:var(--font);max-width:720px;margin:0 auto;padding:6px;box-sizing:border-box}
 .synomilia-root *{box-sizing:border-box}
 .synomilia-top{display:flex;justify-content:space-between;align-items:baseline;gap:8px;flex-wrap:wrap}
 .synomilia-status{font-weight:600;margin:6px 0;padding:6px 8px;border-radius:6px;background:#f1f3f7}
@@ -90,7 +90,7 @@ export function render(root, ctx) {
     const box = h("div", { class: "synomilia-seat" + (v.turn === s && v.phase === "play" ? " synomilia-turn" : "") });
     const title = h("div", { class: "synomilia-row" },
       h("strong", {}, name(s) + (s === me ? t(" (you)", "(あなた)") : "")),
-      v.start_player === s ? h("span", { title: t("Start player", "スタートプレイヤー") }, "\u{1F449} " + t("start player", "スタートプレイヤー")) : "",
+      v.start_player === s ? h("span", { title: t("Start player", "スタートプレイヤー") }, "\u25B6 " + t("start player", "スタートプレイヤー")) : "",
       h("span", {}, t(`chips: ${v.chips[s]}`, `チップ: ${v.chips[s]}枚`)),
       h("span", { title: t("Marker card", "絵柄カード") },
         t("marker: ", "絵柄: ") + faceIcon(v.markers[s]) + " " + faceName(v.markers[s]) +
@@ -185,7 +185,7 @@ function deadlineText(ctx, awaited, name) {
     const at = dl[s] ?? dl[String(s)];
     if (!at) continue;
     const secs = Math.max(0, Math.round((at - Date.now()) / 1000));
-    out.push(" ", ctx.h("span", { class: "synomilia-small" }, `\u23F1 ${name(s)} ${secs}s`));
+    out.push(" ", ctx.h("span", { class: "synomilia-small" }, `\u25F7 ${name(s)} ${secs}s`));
   }
   return out;
 }

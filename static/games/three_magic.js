@@ -11,7 +11,7 @@ let riichiMode = false; // UI toggle: the next discard declares riichi
 let riichiKey = ""; // the turn the toggle belongs to; a new turn resets it
 
 const CSS = `
-.three_magic-root{font-family:system-ui,sans-serif;font-size:14px;max-width:960px;margin:0 auto;padding:4px}
+.three_magic-root{font-family:var(--font);font-size:14px;max-width:960px;margin:0 auto;padding:4px}
 .three_magic-bar{display:flex;flex-wrap:wrap;gap:6px 12px;align-items:center;margin:4px 0}
 .three_magic-box{border:1px solid #bbb;border-radius:6px;padding:6px;margin:6px 0;background:#fafafa}
 .three_magic-me{border-color:#336;background:#f3f5ff}
