@@ -79,7 +79,7 @@ def test_replay_page_steps_through_a_match(sqlite_server, browser):
 
     # Without the table module the step is still readable, as JSON.
     page2, errors2 = open_page(browser, base)
-    page2.route("**/static/games/synomilia.js", lambda route: route.fulfill(status=404, body="missing"))
+    page2.route("**/games/synomilia.js", lambda route: route.fulfill(status=404, body="missing"))
     page2.goto(f"/static/replay.html?match={match_id}&step=3")
     expect(page2.locator("#replay-step")).to_have_text(f"Step 3 / {steps}", timeout=10_000)
     expect(page2.locator("#replay-table .replay-json")).to_contain_text('"phase"')
