@@ -15,6 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.accounts import service as accounts
+from app.accounts.live_sessions import Credential
 from app.db import Database
 from app.errors import ApiError
 from app.models import Player
@@ -50,19 +51,31 @@ def bearer_token(authorization: str | None) -> str | None:
     return token.strip()
 
 
-def player_for_token(session: Session, token: str) -> Player:
+def player_and_credential(session: Session, token: str) -> tuple[Player, Credential]:
+    """The player of a token, and what the token is (a guest token or a log-in session, with its
+    expiry): sockets and streams opened with it end when it does (``app.accounts.live_sessions``)."""
     player = session.scalar(select(Player).where(Player.token_hash == hash_token(token)))
+    credential = Credential.guest(player.id) if player is not None else None
     if player is None:
-        player = accounts.player_for_session_token(session, token)  # a claimed name's log-in session
+        row = accounts.live_session(session, token)  # a claimed name's log-in session
+        if row is not None:
+            player, credential = session.get(Player, row.player_id), Credential.session(row.id, row.expires_at)
     if player is None or player.is_bot:
         raise ApiError(401, "bad_token", "unknown or revoked token")
-    return player
+    return player, credential
 
 
-async def get_optional_player(db: Annotated[Database, Depends(get_db)],
+def player_for_token(session: Session, token: str) -> Player:
+    return player_and_credential(session, token)[0]
+
+
+async def get_optional_player(request: Request, db: Annotated[Database, Depends(get_db)],
                               authorization: Annotated[str | None, Header()] = None) -> Player | None:
     token = bearer_token(authorization)
-    return await db.run(player_for_token, token) if token else None
+    if not token:
+        return None
+    player, request.state.credential = await db.run(player_and_credential, token)
+    return player
 
 
 async def get_current_player(player: Annotated[Player | None, Depends(get_optional_player)]) -> Player:

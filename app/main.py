@@ -12,6 +12,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.body_limit import BodyLimitMiddleware
 from app.request_guard import RequestGuardMiddleware
 from app.security_headers import SecurityHeadersMiddleware
+from app.accounts.live_sessions import LiveSessions
 from app.accounts.passwords import PasswordWork
 from app.clock import SystemClock
 from app.db import Database, make_engine, make_session_factory
@@ -62,7 +63,9 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     async def lifespan(app: FastAPI):
         writer.start()
         await app.state.hub.resume_running()
+        app.state.live_sessions.start(db)
         yield
+        app.state.live_sessions.stop()
         app.state.hub.shutdown()
         writer.close()
         writer_engine.dispose()
@@ -81,6 +84,10 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     app.state.db_engine = db.engine
     app.state.hub = hub_class(settings)(settings, db, writer, clock)
     app.state.limiter = Limiter(settings, clock, **shared_limits(app.state.hub))
+    # Sockets and streams by the session (or guest token) that opened them: ended with it.
+    app.state.live_sessions = LiveSessions(db.session_factory, settings.session_check_seconds)
+    if getattr(app.state.hub, "bus", None) is not None:
+        app.state.live_sessions.join_cluster(app.state.hub.bus)
     app.state.lifecycle = Lifecycle(settings.shutdown_unready_seconds, settings.shutdown_timeout)
     # Drains on SIGTERM; a cluster member hands its rooms over from within (ClusterHub.hand_over).
     app.state.lifecycle.on_drain(app.state.hub.drain)

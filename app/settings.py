@@ -32,8 +32,12 @@ class Settings(BaseSettings):
     bot_workers: int = 4
     # Chat: longest message (its rate is ``rate_chat_per_*`` below).
     chat_max_chars: int = 500
-    # Account log-in sessions expire after this many days (issue 16).
-    session_days: int = 30
+    # Account log-in sessions expire after this many days (issue 16; a fraction is allowed).
+    session_days: float = 30
+    # Sockets and streams end with their session (revoked, expired, guest token retired): at once
+    # through the bus, at the expiry time, and at the latest after this many seconds, when a look
+    # in the database finds their credential ended (a lost bus message; app/accounts/live_sessions.py).
+    session_check_seconds: float = 30.0
     # Claims and log-ins hash passwords (~0.1 s of a core each) on threads of their own, at most
     # this many at once; past this many running or waiting, a log-in gets 503 busy (app/accounts/passwords.py).
     password_workers: int = 1

@@ -36,6 +36,8 @@ const STRINGS = {
   rank: ["Rank", "順位"],
   reconnecting: ["Reconnecting…", "再接続中…"],
   restarting: ["Server restarting, reconnecting…", "サーバー再起動中、再接続しています…"],
+  session_ended: ["Your session ended (logged out elsewhere, revoked, expired or password changed): log in again to play.",
+    "セッションが終了しました（別の端末でのログアウト、取り消し、期限切れ、パスワード変更）。遊ぶにはもう一度ログインしてください。"],
   status_open: ["Waiting to start", "開始待ち"],
   status_running: ["Playing", "対戦中"],
   status_finished: ["Finished", "終了"],

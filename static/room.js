@@ -77,6 +77,7 @@ export class RoomPage {
     if (this.version !== null) params.set("version", this.version);
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${this.roomId}?${params}`);
+    ws.token = store.token;
     this.ws = ws;
     ws.onopen = () => this.setOffline(false);
     // The back-off resets only once the server speaks: a restarting server accepts and closes at once.
@@ -85,6 +86,12 @@ export class RoomPage {
       if (ws !== this.ws) return; // replaced on purpose (see reconnectAsPlayer)
       this.pending = null; // its answer is lost with the socket; the views after reconnecting tell
       if (event.code === 1008 && event.reason === "unknown room") return;
+      // 4401: the session that opened it ended (logged out, revoked, expired, password changed).
+      // Unless another tab saved a new token meanwhile (a claim, a log-in), watch as a visitor.
+      if (event.code === 4401 && store.token === ws.token) {
+        localStorage.removeItem("asobiba.token");
+        toast(t("session_ended"));
+      }
       // 1012 "service restart": say so, and try again at once (another process, or this one back).
       if (event.code === 1012) this.restarting = true;
       this.setOffline(true);
@@ -142,7 +149,7 @@ export class RoomPage {
         return;
       }
       if (mine) this.pending = null;
-      toast(message.message);
+      if (message.code !== "session_ended") toast(message.message); // (said in the page's language on close)
     } else if (message.type === "rematch") {
       this.siteParts().rematch.update(message);
     } else if (message.type === "chat") {

@@ -59,12 +59,12 @@ def login(session_factory: sessionmaker[Session], name: str, password: str, days
         return _open_session(session, session.get(Player, account.player_id), days, device)
 
 
-def player_for_session_token(session: Session, token: str) -> Player | None:
-    """The player of a live session token; None for an unknown, expired or revoked one."""
+def live_session(session: Session, token: str) -> AccountSession | None:
+    """The session of a live session token; None for an unknown, expired or revoked one."""
     row = session.scalar(select(AccountSession).where(AccountSession.token_hash == hash_token(token)))
     if row is None or row.revoked_at is not None or _aware(row.expires_at) <= utcnow():
         return None
-    return session.get(Player, row.player_id)
+    return row
 
 
 def current_session_id(session: Session, token: str | None) -> str | None:
@@ -82,8 +82,9 @@ def sessions(session: Session, player_id: str) -> list[AccountSession]:
     return [r for r in rows if _aware(r.expires_at) > now]
 
 
-def revoke(session: Session, player_id: str, session_id: str | None) -> int:
-    """Revoke one of the player's sessions (or all of them with ``None``); returns how many."""
+def revoke(session: Session, player_id: str, session_id: str | None) -> list[str]:
+    """Revoke one of the player's sessions (or all of them with ``None``); returns their ids
+    (their sockets and streams are then ended: ``live_sessions.LiveSessions.end``)."""
     query = select(AccountSession).where(AccountSession.player_id == player_id, AccountSession.revoked_at.is_(None))
     if session_id is not None:
         query = query.where(AccountSession.id == session_id)
@@ -93,7 +94,7 @@ def revoke(session: Session, player_id: str, session_id: str | None) -> int:
     for row in rows:
         row.revoked_at = utcnow()
     session.commit()
-    return len(rows)
+    return [row.id for row in rows]
 
 
 def has_account(session: Session, player_id: str) -> bool:

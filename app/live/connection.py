@@ -31,6 +31,8 @@ class Connection:
         self.player_id = player_id
         self.max_queued = max_queued
         self.overflowed = False
+        # Set when the session that opened the socket ended: frames still arriving are not handled.
+        self.ended = False
         # Called once when the socket is dropped as too slow (the room forgets it at once, even
         # while a client that reads nothing still holds the TCP connection open).
         self.on_drop: Callable[[], None] | None = None

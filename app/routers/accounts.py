@@ -9,7 +9,7 @@ from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from app.accounts import service
-from app.deps import CurrentPlayer, SessionDep, SettingsDep, bearer_token
+from app.deps import CurrentPlayer, DbDep, SessionDep, SettingsDep, bearer_token
 from app.history import iso
 from app.limits.rest import rate_limit
 
@@ -52,8 +52,10 @@ def _device(request: Request) -> str:
 async def claim(body: Claim, player: CurrentPlayer, request: Request, settings: SettingsDep) -> dict:
     """The caller's guest token stops working; use the returned session token from now on."""
     factory = request.app.state.session_factory
-    return await request.app.state.password_work.run(service.claim, factory, player.id, body.password.get_secret_value(),
-                                                     body.name, settings.session_days, _device(request))
+    opened = await request.app.state.password_work.run(service.claim, factory, player.id, body.password.get_secret_value(),
+                                                       body.name, settings.session_days, _device(request))
+    await request.app.state.live_sessions.end([f"guest:{player.id}"])  # the retired guest token's sockets too
+    return opened
 
 
 @router.post("/login", response_model=SessionOpened, dependencies=[rate_limit("logins")], summary="Log in with a claimed name and its password",
@@ -75,16 +77,27 @@ def me(player: CurrentPlayer, session: SessionDep, authorization: Annotated[str 
 
 
 @router.post("/logout", summary="Revoke the session whose token made this call")
-def logout(player: CurrentPlayer, session: SessionDep, authorization: Annotated[str | None, Header()] = None) -> dict:
-    current = service.current_session_id(session, bearer_token(authorization))
-    return {"revoked": service.revoke(session, player.id, current) if current else 0}
+async def logout(player: CurrentPlayer, request: Request, db: DbDep,
+                 authorization: Annotated[str | None, Header()] = None) -> dict:
+    token = bearer_token(authorization)
+
+    def revoke_current(session):
+        current = service.current_session_id(session, token)
+        return service.revoke(session, player.id, current) if current else []
+    return await _ended(request, await db.run(revoke_current))
 
 
 @router.delete("/sessions/{session_id}", summary="Revoke one of your sessions (e.g. a lost phone)")
-def revoke_session(session_id: str, player: CurrentPlayer, session: SessionDep) -> dict:
-    return {"revoked": service.revoke(session, player.id, session_id[:32])}
+async def revoke_session(session_id: str, player: CurrentPlayer, request: Request, db: DbDep) -> dict:
+    return await _ended(request, await db.run(service.revoke, player.id, session_id[:32]))
 
 
 @router.post("/logout-all", summary="Revoke every session of your account")
-def logout_all(player: CurrentPlayer, session: SessionDep) -> dict:
-    return {"revoked": service.revoke(session, player.id, None)}
+async def logout_all(player: CurrentPlayer, request: Request, db: DbDep) -> dict:
+    return await _ended(request, await db.run(service.revoke, player.id, None))
+
+
+async def _ended(request: Request, session_ids: list[str]) -> dict:
+    """The revoked sessions' sockets and streams end too, on every process (4401)."""
+    await request.app.state.live_sessions.end([f"session:{i}" for i in session_ids])
+    return {"revoked": len(session_ids)}

@@ -13,7 +13,8 @@ committed, by ``{"type": "ack", "ref": id, "version": n}`` (after its views on a
 the match); without an ``id`` the next view is the only sign, and it may as well be another seat's
 action or a timer's step that took the version first (the refusal then follows it).
 A reconnect with ``version=n`` receives the views after n (or one full view marked ``resync``).
-Close codes: 1003 for binary frames (unsupported data), 1008 for a bad token, an unknown room, too many
+Close codes: 4401 when the session or guest token that opened the socket ends (logged out,
+revoked, expired, password changed, guest name claimed; ``error`` ``session_ended`` first), 1003 for binary frames (unsupported data), 1008 for a bad token, an unknown room, too many
 sockets of one player or a client that keeps flooding past its rate limit (``error`` ``rate_limited``
 first), 1013 (try again later) when the room has its most spectators, when the socket fell too far
 behind (a slow consumer) or when the database cannot be reached; actions meanwhile get ``unavailable``."""
@@ -24,8 +25,9 @@ import logging
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from app.accounts.live_sessions import SESSION_ENDED, close_socket_later
 from app.chat import send_history
-from app.deps import player_for_token
+from app.deps import player_and_credential
 from app.errors import ApiError
 from app.limits.sockets import SocketGuard, admit_socket
 from app.live.connection import Connection
@@ -42,10 +44,10 @@ log = logging.getLogger("asobiba.ws")
 async def room_socket(websocket: WebSocket, room_id: str, token: str | None = None, version: int | None = None):
     app = websocket.app
     hub = app.state.hub
-    player = None
+    player = credential = None
     try:
         if token:
-            player = await app.state.db.run(player_for_token, token)
+            player, credential = await app.state.db.run(player_and_credential, token)
         await hub.room(room_id)
     except ApiError as exc:
         await websocket.accept()
@@ -74,6 +76,8 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
                   match_id=live.runner.match_id if live.runner else None)
     log.info("socket opened", extra={"event": "socket_opened"})
     close_code = None
+    # Ends with its session or guest token (revoked, expired, retired by a claim): 4401.
+    untrack = app.state.live_sessions.track(credential, close_socket_later(connection, live))
     try:
         live.join(connection)
         send_views(live, connection, version)
@@ -83,6 +87,7 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
         close_code = exc.code
     finally:
         log.info("socket closed", extra={"event": "socket_closed", "close_code": close_code})
+        untrack()
         try:
             live.leave(connection)
             await connection.close()
@@ -101,6 +106,8 @@ async def _receive_loop(session: SocketSession) -> None:
         frame = await websocket.receive()
         if frame["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(frame.get("code", 1000))
+        if connection.ended:  # its session ended: nothing it still sends is handled
+            raise WebSocketDisconnect(SESSION_ENDED)
         if not await guard.admit("frames"):
             continue
         if frame.get("bytes") is not None:

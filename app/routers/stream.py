@@ -12,6 +12,7 @@ import time
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
+from app.accounts.live_sessions import end_stream
 from app.deps import CurrentPlayer, HubDep
 from app.limits.sockets import Admission, admit
 from app.live.stream import StreamSubscriber
@@ -46,7 +47,8 @@ seat gets the spectator view):
 * `{"type": "ping"}` when nothing else was sent for 10 seconds.
 
 The stream ends after the line of the view that carries the `outcome` (and anything pushed with
-it). A reader that falls far behind is cut off: reconnect to get a full view. To act, send
+it), or after an `error` line `session_ended` when the token's session ends (logged out, revoked,
+expired, password changed, guest name claimed). A reader that falls far behind is cut off: reconnect to get a full view. To act, send
 `POST /api/rooms/{id}/actions` with `{"action": <one of legal_actions>, "version": <view version>}`.
 """
 
@@ -92,6 +94,9 @@ async def stream_room(room_id: RoomId, player: CurrentPlayer, hub: HubDep, reque
         first = (live.runner.current(live.seat_of(player.id))[0] if live.runner is not None
                  else {"type": "room", "room": live.summary()})
         live.connections.add(subscriber)
+        # Ends with its session or guest token (revoked, expired, retired by a claim).
+        untrack = request.app.state.live_sessions.track(getattr(request.state, "credential", None),
+                                                        end_stream(subscriber, live))
         live.check_presence()  # a streaming player is present (zombie seats)
         ids = {"room_id": live.id, "seat": live.seat_of(player.id)}
         log.info("stream opened", extra={"event": "stream_opened", **ids})
@@ -120,6 +125,7 @@ async def stream_room(room_id: RoomId, player: CurrentPlayer, hub: HubDep, reque
                             yield _line(rest)
                     return
         finally:
+            untrack()
             live.leave(subscriber)
             log.info("stream closed", extra={"event": "stream_closed", **ids})
 
