@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gc
+import sys
 
 import uvicorn
+from pydantic import ValidationError
 
 from app.db import migrate
 from app.live.socket_protocol import uvicorn_ws
@@ -13,7 +15,12 @@ from app.settings import get_settings
 
 
 def main() -> None:
-    settings = get_settings()
+    try:
+        settings = get_settings()
+    except ValidationError as exc:  # e.g. a weak ADMIN_TOKEN: say why, never echo the value
+        for error in exc.errors():
+            print(f"Asobiba cannot start: {error['msg'].removeprefix('Value error, ')}", file=sys.stderr)
+        raise SystemExit(2) from None
     logs.configure(settings.log_format, settings.log_level)
     migrate(settings.database_url)
     from app.lifecycle import GracefulServer

@@ -84,10 +84,22 @@ async def get_current_player(player: Annotated[Player | None, Depends(get_option
     return player
 
 
-async def require_admin(settings: Annotated[Settings, Depends(get_settings_dep)],
-                  authorization: Annotated[str | None, Header()] = None) -> None:
+def client_ip(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
+async def check_secret(request: Request, token: str, *secrets: str) -> bool:
+    """Whether ``token`` is one of ``secrets`` (the admin or metrics token), each try throttled per
+    IP (``Limiter.guess``: wrong ones cost, and past the limit everything is 429)."""
+    right = any(same_secret(token, secret) for secret in secrets if secret)
+    await request.app.state.limiter.guess(client_ip(request), right)
+    return right
+
+
+async def require_admin(request: Request, settings: Annotated[Settings, Depends(get_settings_dep)],
+                        authorization: Annotated[str | None, Header()] = None) -> None:
     token = bearer_token(authorization)
-    if not token or not same_secret(token, settings.admin_token):
+    if not token or not settings.admin_token or not await check_secret(request, token, settings.admin_token):
         raise ApiError(403, "not_admin", "this needs the admin token")
 
 

@@ -6,9 +6,17 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
+from pydantic import field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Bearer secrets (ADMIN_TOKEN, METRICS_TOKEN): empty (off), or at least this long, and none of the
+# placeholders people copy from examples. The server refuses to start otherwise.
+MIN_SECRET_CHARS = 32
+WELL_KNOWN_SECRETS = ("change-me", "changeme", "change_me", "replace-me", "replaceme", "your-token", "yourtoken",
+                      "example", "placeholder", "secret", "password", "letmein", "admin-token", "0123456789")
+SECRET_HINT = "generate one with: python -c 'import secrets; print(secrets.token_urlsafe(32))'"
 
 
 class Settings(BaseSettings):
@@ -49,6 +57,9 @@ class Settings(BaseSettings):
     rate_players_per_ip: str = "100/600"
     # Account log-ins and claims (argon2 is slow on purpose; guessing passwords must be slower still).
     rate_logins_per_ip: str = "20/300"
+    # Wrong admin or metrics tokens: each costs a credit; with none left, every token from that IP
+    # (the right one too) gets 429 until a credit returns (one every 6 s), other IPs unaffected.
+    rate_admin_per_ip: str = "10/60"
     rate_rooms_per_token: str = "30/600"
     rate_rooms_per_ip: str = "120/600"
     rate_actions_per_token: str = "600/60"
@@ -125,6 +136,22 @@ class Settings(BaseSettings):
     # dicts and lists (views, messages, frames); at 700 the collector ran several times per move
     # and its older generations rescanned every room's state. 0 keeps Python's default.
     gc_young_threshold: int = 50_000
+
+    @field_validator("admin_token", "metrics_token")
+    @classmethod
+    def _strong_or_off(cls, value: str, info) -> str:
+        """A guessable bearer secret is worse than none: it opens running matches' hidden moves
+        and seeds to whoever tries the example value (docker-compose shipped ``change-me``)."""
+        if not value:
+            return value
+        name = info.field_name.upper()
+        if len(value) < MIN_SECRET_CHARS:
+            raise ValueError(f"{name} is {len(value)} characters; use at least {MIN_SECRET_CHARS} "
+                             f"(or leave it empty to turn it off): {SECRET_HINT}")
+        lowered = value.lower()
+        if any(word in lowered for word in WELL_KNOWN_SECRETS) or len(set(value)) < 10:
+            raise ValueError(f"{name} looks like a placeholder, not a secret: {SECRET_HINT}")
+        return value
 
     def invite_base(self) -> str:
         return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")

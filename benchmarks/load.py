@@ -43,7 +43,7 @@ from websockets.asyncio.client import connect
 ROOT = Path(__file__).resolve().parent.parent
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
-METRICS_TOKEN = "load-benchmark"
+METRICS_TOKEN = "load-benchmark-metrics-Jq7Wn2Rv8Kx4Lz6Tb9Pc"
 
 
 def proc_ticks(pid: int) -> int | None:

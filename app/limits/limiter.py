@@ -15,6 +15,7 @@ from app.settings import Settings
 LIMITS = {
     "players": "new players",
     "logins": "log-in attempts",
+    "admin": "wrong admin or metrics tokens",
     "rooms": "new rooms",
     "actions": "actions",
     "frames": "socket messages",
@@ -66,6 +67,21 @@ class Limiter:
             if wait > 0:
                 metrics.rate_limited(f"{name}_per_{per}")
                 raise RateLimited(name, rule, per, wait)
+
+    async def guess(self, ip: str | None, right: bool) -> None:
+        """A bearer secret (admin or metrics token) was presented from ``ip``: it costs a credit of
+        the IP's ``admin`` bucket, given back when it was right. With the bucket empty every guess,
+        right or wrong, is refused (``RateLimited``), so a refusal says nothing about the guess."""
+        rule = self.rules[("admin", "ip")]
+        if rule is None or ip is None:
+            return
+        key, now = f"admin:ip:{ip}", self.clock.now()
+        wait = await self.store.take(key, rule, 1.0, now)
+        if wait > 0:
+            metrics.rate_limited("admin_per_ip")
+            raise RateLimited("admin", rule, "ip", wait)
+        if right:
+            await self.store.take(key, rule, -1.0, now)
 
     # --- sockets per player (a bound, not a rate) ---------------------------------------------
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header, Query
+from fastapi import APIRouter, Depends, Header, Query, Request
 
 from app import history
-from app.deps import SessionDep, SettingsDep, bearer_token, player_for_token
+from app.deps import DbDep, SessionDep, SettingsDep, bearer_token, check_secret, client_ip, player_for_token
+from app.errors import ApiError
 from app.models import Player
 from app.security import same_secret
 from app.schemas import MAX_INT, MatchId
@@ -25,13 +26,21 @@ class Viewer:
     admin: bool
 
 
-def get_viewer(session: SessionDep, settings: SettingsDep,
-               authorization: Annotated[str | None, Header()] = None) -> Viewer:
-    """A player token, the admin token, or nobody (a spectator)."""
+async def get_viewer(request: Request, db: DbDep, settings: SettingsDep,
+                     authorization: Annotated[str | None, Header()] = None) -> Viewer:
+    """A player token, the admin token, or nobody (a spectator). A token that is neither counts
+    as a wrong admin-token guess (``Limiter.guess``)."""
     token = bearer_token(authorization)
-    if token and same_secret(token, settings.admin_token):
+    if not token:
+        return Viewer(None, False)
+    if same_secret(token, settings.admin_token):
+        await check_secret(request, token, settings.admin_token)  # (429 while this IP is over its guesses)
         return Viewer(None, True)
-    return Viewer(player_for_token(session, token) if token else None, False)
+    try:
+        return Viewer(await db.run(player_for_token, token), False)
+    except ApiError:
+        await request.app.state.limiter.guess(client_ip(request), False)
+        raise
 
 
 ViewerDep = Annotated[Viewer, Depends(get_viewer)]

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header
+from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response
 
-from app.deps import SettingsDep, bearer_token
+from app.deps import SettingsDep, bearer_token, check_secret
 from app.errors import ApiError
 from app.observability.metrics import exposition
-from app.security import same_secret
 
 router = APIRouter(tags=["operations"])
 
@@ -20,12 +19,13 @@ router = APIRouter(tags=["operations"])
             response_class=Response, responses={
                 200: {"content": {"text/plain": {}}, "description": "Prometheus text exposition format"},
                 403: {"description": "`not_allowed`: no or wrong token, or metrics are off"}})
-async def metrics(settings: SettingsDep, authorization: Annotated[str | None, Header()] = None) -> Response:
+async def metrics(request: Request, settings: SettingsDep,
+                  authorization: Annotated[str | None, Header()] = None) -> Response:
     token = bearer_token(authorization)
     allowed = [secret for secret in (settings.metrics_token, settings.admin_token) if secret]
     if not allowed:
         raise ApiError(403, "not_allowed", "metrics are off: set METRICS_TOKEN (or ADMIN_TOKEN)")
-    if not token or not any(same_secret(token, secret) for secret in allowed):
+    if not token or not await check_secret(request, token, *allowed):
         raise ApiError(403, "not_allowed", "this needs the metrics token (METRICS_TOKEN) or the admin token")
     body, content_type = exposition()
     return Response(body, media_type=content_type)

@@ -12,7 +12,7 @@ from tests.support.clients import Socket
 from tests.support.driver import play_over_sockets, setup_room
 from tests.support.server import ADMIN_TOKEN, ServerProcess, start_in_thread
 
-METRICS_TOKEN = "scrape-me"
+METRICS_TOKEN = "tests-only-metrics-Rw5uN8eKq2Ls6PzV9xBf3Gt"
 
 
 def scrape(base_url: str, token: str = ADMIN_TOKEN) -> dict[tuple[str, tuple], float]:

@@ -9,6 +9,7 @@ import json
 import httpx
 import pytest
 
+from tests.support.server import ADMIN_TOKEN
 from tests.support.clients import Api, Socket
 from tests.support.driver import setup_room
 
@@ -61,7 +62,7 @@ def test_replay_seat_must_be_ascii_digits(server):
     room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"])
     assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
     match_id = host.get(f"/api/rooms/{room_id}").json()["match_id"]
-    admin = Api(server.base_url, "test-admin-token")
+    admin = Api(server.base_url, ADMIN_TOKEN)
     assert error_code(admin.get(f"/api/matches/{match_id}/replay?seat=%C2%B2"), 422) == "bad_seat"  # '²'
 
 

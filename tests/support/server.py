@@ -20,7 +20,8 @@ from app.live.socket_protocol import uvicorn_ws
 from app.main import create_app
 from app.settings import ROOT, Settings
 
-ADMIN_TOKEN = "test-admin-token"
+# Long and random-looking, as the server requires of ADMIN_TOKEN (app/settings.py).
+ADMIN_TOKEN = "tests-only-admin-Vb3k9QmX2pLr7TnW4yZc8HdJ"
 
 
 def free_port() -> int:
