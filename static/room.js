@@ -9,6 +9,7 @@ import { keepFocusIn } from "/static/keyboard.js";
 import { reasonText } from "/static/reasons.js";
 import { RematchPanel } from "/static/rematch.js";
 import { TurnCues } from "/static/turn_cues.js";
+import { decisionText } from "/static/decisions.js";
 
 export class RoomPage {
   /** ``onPlayer`` is called when this page registers the visitor as a player (header update). */
@@ -170,11 +171,16 @@ export class RoomPage {
     this.chatLog.scrollTop = this.chatLog.scrollHeight;
   }
 
-  /** This socket's seat is awaited and has something to do. */
-  get myTurn() {
+  /** What this socket's seat has to decide now (static/decisions.js), or null: not awaited, or
+   * awaited with nothing to decide (a call window with only "pass", which the server makes). */
+  get decision() {
     const m = this.message;
-    return Boolean(m) && m.seat !== null && this.awaiting.includes(m.seat) && m.legal_actions.length > 0;
+    if (!m || m.seat === null || m.outcome || !this.awaiting.includes(m.seat)) return null;
+    return decisionText(this.room.game, m.legal_actions);
   }
+
+  /** This socket's seat has a real decision to make now. */
+  get myTurn() { return this.decision !== null; }
 
   /** The status line says only what is true now: offline, the turn, or the room's state. */
   renderStatus() {
@@ -184,8 +190,10 @@ export class RoomPage {
     const mine = this.myTurn;
     if (this.offline) text = t(this.restarting ? "restarting" : "reconnecting");
     else if (m) {
-      text = m.outcome ? t("game_over") : mine ? t("your_turn")
-        : this.awaiting.length ? `${t("waiting_for")} ${this.awaiting.map((s) => this.nameOf(s)).join(", ")}` : "";
+      // a seat awaited with nothing to decide is not "waiting for" itself
+      const others = this.awaiting.filter((s) => s !== m.seat);
+      text = m.outcome ? t("game_over") : mine ? this.decision
+        : others.length ? `${t("waiting_for")} ${others.map((s) => this.nameOf(s)).join(", ")}` : "";
     } else text = t(`status_${this.room.status}`);
     this.statusEl.textContent = text;
     this.statusEl.classList.toggle("offline", this.offline);
@@ -273,7 +281,7 @@ Object.assign(RoomPage.prototype, {
   },
   siteCues(m, mine) {
     const { cues, rematch } = this.siteParts();
-    cues.update({ mine, title: this.title, deadlines: m.deadlines, awaiting: m.awaiting, nameOf: (s) => this.nameOf(s), over: !!m.outcome });
+    cues.update({ mine, what: this.decision, title: this.title, deadlines: m.deadlines, awaiting: m.awaiting, nameOf: (s) => this.nameOf(s), over: !!m.outcome });
     if (m.outcome && this.rematchAskedFor !== m.match_id) { this.rematchAskedFor = m.match_id; rematch.refresh(); }
   },
   newMatch() { // a rematch started in this room: fresh seat data, the old outcome's panel gone

@@ -38,14 +38,15 @@ export class TurnCues {
     this.soundButton.textContent = on ? t("Sound: on", "音：オン") : t("Sound: off", "音：オフ");
   }
 
-  /** Called with every view message: ``mine`` = this player is awaited with legal actions. */
-  update({ mine, title, deadlines, awaiting, nameOf, over }) {
+  /** Called with every view message: ``mine`` = this player has a real decision to make now
+   * (static/decisions.js), ``what`` = that decision in words ("Call Pon, or pass"). */
+  update({ mine, what, title, deadlines, awaiting, nameOf, over }) {
     const started = mine && !this.mine;
     this.mine = mine;
     this.title = title;
     this.deadlines = over ? {} : Object.fromEntries(Object.entries(deadlines || {}).filter(([seat]) => awaiting.includes(Number(seat))));
     this.nameOf = nameOf;
-    document.title = mine ? `● ${t("Your move", "あなたの番")} — ${title}` : `${title} — Asobiba`;
+    document.title = mine ? `● ${what || t("Your move", "あなたの番")} — ${title}` : `${title} — Asobiba`;
     setFavicon(mine);
     if (started) {
       if (this.soundOn) this.beep();

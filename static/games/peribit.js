@@ -41,7 +41,6 @@ const STYLE = `
 .peribit-root ul{margin:2px 0;padding-left:1.3em}
 `;
 
-let clockTimer = null;
 
 export function render(root, ctx) {
   addStyleOnce("peribit-style", STYLE);
@@ -95,9 +94,8 @@ export function render(root, ctx) {
                       "セルタミナ・サトゥス! 石を1個置いてください(両者がそろうまで非公開)。")
                   : t(`Waiting for ${who} to place…`, `${who} の配置を待っています…`);
   }
-  const clockSpan = h("span", { class: "peribit-small" });
-  wrap.appendChild(h("div", { class: "peribit-status" + (mine ? " peribit-mine" : "") }, status, " ", clockSpan));
-  startClock(ctx, clockSpan, awaited, name);
+  // (the clock is the room header's, one per table: static/turn_cues.js)
+  wrap.appendChild(h("div", { class: "peribit-status" + (mine ? " peribit-mine" : "") }, status));
   // when this seat decides, the decision (the field with its lanes, or the exchange) comes right
   // under the status line, on the first screen of a phone; otherwise it keeps its usual place
   const decision = h("div", { class: "peribit-decision" });
@@ -119,7 +117,7 @@ export function render(root, ctx) {
                       `ラウンド勝利: ${name(0)} ${v.round_wins[0]} – ${v.round_wins[1]} ${name(1)}`)),
       h("span", {}, "·"),
       h("span", {}, t(`Deck: ${v.deck_count}`, `山札: ${v.deck_count}個`)),
-      v.placement_clock ? h("span", {}, t(`· clock ${v.placement_clock}s`, `· 制限${v.placement_clock}秒`)) : "")));
+      v.placement_clock ? h("span", {}, t(`· ${v.placement_clock} seconds per decision`, `· 1手${v.placement_clock}秒まで`)) : "")));
 
   // ----- players (opponent first)
   const order = me === null ? [0, 1] : [1 - me, me];
@@ -333,20 +331,3 @@ function rulesLink(ctx) {
   return a;
 }
 
-function startClock(ctx, span, awaited, name) {
-  if (clockTimer) clearInterval(clockTimer);
-  clockTimer = null;
-  const dl = ctx.deadlines || {};
-  const seats = awaited.filter((s) => dl[s] ?? dl[String(s)]);
-  if (!seats.length) return;
-  const left = (at) => Math.max(0, Math.ceil((at - Date.now()) / 1000));
-  const tick = () => {
-    if (!span.isConnected) { clearInterval(clockTimer); clockTimer = null; return; }
-    span.textContent = seats.map((s) => {
-      const at = dl[s] ?? dl[String(s)];
-      return ctx.t(`${name(s)}: ${left(at)} s left`, `${name(s)}: 残り${left(at)}秒`);
-    }).join("  ");
-  };
-  tick();
-  clockTimer = setInterval(tick, 500);
-}

@@ -81,8 +81,8 @@ export function render(root, ctx) {
       : t(`Waiting for ${name(v.turn)}…`, `${name(v.turn)}の手番を待っています…`);
   }
   const mine = me !== null && awaited.includes(me);
-  wrap.appendChild(h("div", { class: "synomilia-status" + (mine ? " synomilia-mine" : "") }, status,
-    ...deadlineText(ctx, awaited, name)));
+  // (the clock is the room header's, one per table: static/turn_cues.js)
+  wrap.appendChild(h("div", { class: "synomilia-status" + (mine ? " synomilia-mine" : "") }, status));
 
   // ----- seats: opponent first, then me (spectator: seat 0 then 1)
   const order = me === null ? [0, 1] : [1 - me, me];
@@ -176,18 +176,6 @@ function rulesLink(ctx) {
   a.target = "_blank";
   a.rel = "noopener";
   return a;
-}
-
-function deadlineText(ctx, awaited, name) {
-  const out = [];
-  const dl = ctx.deadlines || {};
-  for (const s of awaited) {
-    const at = dl[s] ?? dl[String(s)];
-    if (!at) continue;
-    const secs = Math.max(0, Math.round((at - Date.now()) / 1000));
-    out.push(" ", ctx.h("span", { class: "synomilia-small" }, `\u25F7 ${name(s)} ${secs}s`));
-  }
-  return out;
 }
 
 /** A card of the hand: a button that plays it when predicting or changing with it is legal now

@@ -1,0 +1,109 @@
+"""Cues that are true (issue 29, point 6). Three Magic: the tab title, favicon badge, status line
+(and so the sound and vibration, which start with them) announce a move only when the player has a
+real decision, and say what it is ("Call Pon, or pass"); a call window with nothing to call is no
+"move". Two-player tables: one clock per table, the header's, counting down alike on every page."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+import pytest
+
+from tests.support.browser import (DESKTOP, PHONE, add_bot, create_room, join_room, start_match, wait_for_table,
+                                   watch_errors)
+
+STATE = """() => ({
+  title: document.title,
+  badge: document.querySelector("link[rel='icon']")?.dataset.badge,
+  status: document.getElementById("status")?.textContent || "",
+  nothing: [...document.querySelectorAll(".three_magic-wait")].some((e) => /Nothing to call|誓約・ロンできる札はありません/.test(e.textContent)),
+  calls: [...document.querySelectorAll(".game button")].map((b) => b.textContent).filter((x) => /^(Pon|Chi|Ron|ポン|チー|ロン)/.test(x)),
+  outcome: Boolean(document.getElementById("outcome")),
+})"""
+CONTROLS = ".game button:not([disabled])"
+KINDS = {"Pon": "ポン", "Chi": "チー", "Ron": "ロン"}
+
+
+@pytest.mark.parametrize("locale,viewport", [("en-US", DESKTOP), ("ja-JP", PHONE)], ids=["en-desktop", "ja-phone"])
+def test_three_magic_cues_only_a_real_decision_and_says_what_it_is(server, browser, locale, viewport, shots):
+    ja = locale.startswith("ja")
+    page = browser.new_context(viewport=viewport, locale=locale).new_page()
+    errors = watch_errors(page)
+    create_room(page, server.base_url, "Aki", "three_magic", {"short_game": True, "call_window": 0.5})
+    add_bot(page, 1)
+    add_bot(page, 2)
+    start_match(page)
+    wait_for_table(page)
+    rng = random.Random(29)
+    seen_nothing = seen_calls = 0
+    shot_taken = False
+    deadline = time.monotonic() + 300
+    while (seen_nothing < 3 or seen_calls < 1) and time.monotonic() < deadline:
+        state = page.evaluate(STATE)
+        if state["outcome"]:
+            page.locator("#rematch-button").click()  # bots agree at once: a new deal, more windows
+            page.locator("#outcome").wait_for(state="detached")
+            continue
+        cued = state["title"].startswith("●")
+        if state["nothing"]:
+            seen_nothing += 1
+            assert not cued, f"a window with nothing to call is cued: {state}"
+            assert state["badge"] == "off", state
+            assert "Your move" not in state["status"] and "あなたの番" not in state["status"], state
+        if state["calls"]:
+            seen_calls += 1
+            assert cued and state["badge"] == "on", f"a real call decision is not cued: {state}"
+            for en, jp in KINDS.items():
+                if any(c.startswith((en, jp)) for c in state["calls"]):
+                    assert (jp if ja else en) in state["title"] and (jp if ja else en) in state["status"], state
+            assert ("パス" if ja else "or pass") in state["title"], state
+            if not shot_taken:
+                page.screenshot(path=shots / f"three-magic-call-cue-{locale}-{viewport['width']}.png")
+                shot_taken = True
+        # play on: this seat's own turns and call decisions, at random
+        targets = page.locator(CONTROLS)
+        count = targets.count()
+        if count and (cued or state["calls"]):
+            try:
+                targets.nth(rng.randrange(count)).click(timeout=1000)
+            except Exception:
+                pass  # redrawn under the click; the next round looks again
+        page.wait_for_timeout(40)
+    assert seen_nothing >= 3, "no call window with nothing to call was seen"
+    assert seen_calls >= 1, "no call window with a real decision was seen"
+    assert errors == []
+
+
+CLOCK_TEXT = re.compile(r"⏱|◷|\d+ ?s\b|\d+ s left|残り\d+秒|clock \d+")
+
+
+@pytest.mark.parametrize("game,options", [("synomilia", {"reveal_delay": 0}), ("peribit", {})])
+def test_one_clock_per_table_the_same_on_every_page(server, browser, game, options, shots):
+    host = browser.new_context(viewport=DESKTOP).new_page()
+    friend = browser.new_context(viewport=PHONE, locale="ja-JP").new_page()
+    errors = watch_errors(host) + watch_errors(friend)
+    invite = create_room(host, server.base_url, "Aki", game, options)
+    join_room(friend, host, invite, "Ben", 1)
+    start_match(host)
+    for page in (host, friend):
+        wait_for_table(page)
+        page.locator(".turn-clock[data-seat='0']").wait_for()
+    host.wait_for_timeout(2500)  # long enough for a clock that does not tick to show it
+
+    def clock(page) -> int:
+        minutes, seconds = page.locator(".turn-clock[data-seat='0']").inner_text().rsplit(" ", 1)[1].split(":")
+        return int(minutes) * 60 + int(seconds)
+
+    readings = [clock(host), clock(friend)]
+    assert abs(readings[0] - readings[1]) <= 1, f"the two pages disagree: {readings}"
+    assert readings[0] <= 28, f"the header clock does not count down: {readings}"
+    for page in (host, friend):
+        # one clock element per awaited seat, in the header; the table shows none of its own
+        assert page.get_by_role("timer").count() == 1
+        table = page.locator("#table").inner_text()
+        assert not CLOCK_TEXT.search(table), f"a second clock on the table: {CLOCK_TEXT.search(table)!r} in {table!r}"
+    host.screenshot(path=shots / f"one-clock-{game}-1280.png")
+    friend.screenshot(path=shots / f"one-clock-{game}-390.png")
+    assert errors == []
