@@ -6,7 +6,7 @@ import { getLang, t } from "/static/i18n.js";
 import { api, ensurePlayer, gameTitle, store, toast } from "/static/client.js";
 import { renderPanel, seatLabel } from "/static/lobby.js";
 import { keepFocusIn } from "/static/keyboard.js";
-import { reasonText } from "/static/reasons.js";
+import { endPanel, headline } from "/static/end_panel.js";
 import { RematchPanel } from "/static/rematch.js";
 import { TurnCues } from "/static/turn_cues.js";
 import { decisionText } from "/static/decisions.js";
@@ -192,7 +192,7 @@ export class RoomPage {
     else if (m) {
       // a seat awaited with nothing to decide is not "waiting for" itself
       const others = this.awaiting.filter((s) => s !== m.seat);
-      text = m.outcome ? t("game_over") : mine ? this.decision
+      text = m.outcome ? headline(m.outcome, m.seat, (s) => this.nameOf(s)).text : mine ? this.decision
         : others.length ? `${t("waiting_for")} ${others.map((s) => this.nameOf(s)).join(", ")}` : "";
     } else text = t(`status_${this.room.status}`);
     this.statusEl.textContent = text;
@@ -258,9 +258,18 @@ export class RoomPage {
       try { this.tableModule.render(root, ctx); } catch (err) { console.error(err); genericTable(root, ctx); }
     } else genericTable(root, ctx);
     const parts = [root];
-    if (m.outcome) parts.unshift(outcomeBanner(m.outcome, (s) => this.nameOf(s)), this.siteParts().rematch.element);
+    if (m.outcome) {
+      const { rematch, endNext } = this.siteParts();
+      parts.unshift(endPanel(m.outcome, { me: m.seat, nameOf: (s) => this.nameOf(s), actions: [rematch.element, endNext],
+        replayUrl: m.match_id ? `/static/replay.html?match=${encodeURIComponent(m.match_id)}` : null }));
+    }
     this.siteCues(m, this.myTurn);
     this.tableEl.replaceChildren(...parts);
+    if (m.outcome && this.endShownFor !== m.match_id) {
+      // the end is seen where it is, whatever the player had scrolled to (Mipolin's notebook, say)
+      this.endShownFor = m.match_id;
+      document.getElementById("outcome")?.scrollIntoView({ block: "start" });
+    }
     this.tableTexts = markChanges(root, this.tableTexts);
     this.renderRoom(); // the bar marks the awaited seats
     if (m.seat !== null && !this.seatDataLoaded) {
@@ -276,7 +285,9 @@ Object.assign(RoomPage.prototype, {
   siteParts() {
     const page = this;
     if (!this.site) keepFocusIn(this.tableEl); // keyboard players keep their place across redraws
-    this.site ||= { cues: new TurnCues(), rematch: new RematchPanel({ api, toast, roomId: this.roomId, nameOf: (s) => this.nameOf(s), get mySeat() { return page.mySeat; } }) };
+    this.site ||= { cues: new TurnCues(), rematch: new RematchPanel({ api, toast, roomId: this.roomId, nameOf: (s) => this.nameOf(s), get mySeat() { return page.mySeat; } }),
+      // the end panel's "what next" slot (static/end_panel.js): a new table with the same people
+      endNext: h("div", { id: "end-next", class: "end-next" }) };
     return this.site;
   },
   siteCues(m, mine) {
@@ -308,15 +319,6 @@ function markChanges(root, previous) {
   };
   walk(root, "");
   return texts;
-}
-
-function outcomeBanner(outcome, nameOf) {
-  const order = outcome.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank);
-  const draw = outcome.ranks.every((r) => r === 0);
-  return h("div", { class: "card outcome", id: "outcome" }, h("h2", {}, draw ? t("draw") : t("game_over")),
-    h("ol", {}, order.map(({ rank, seat }) => h("li", {}, `${t("rank")} ${rank + 1}: ${nameOf(seat)}`,
-      outcome.scores ? ` — ${outcome.scores[seat]}` : ""))),
-    h("p", { class: "muted" }, reasonText(outcome.reason, getLang(), nameOf)));
 }
 
 /** Fallback table: the view as text and one button per legal action. */
