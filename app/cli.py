@@ -67,6 +67,12 @@ def cmd_copy_database(args) -> int:
     return 0
 
 
+def cmd_room_ref(args) -> int:
+    from app.observability.logs import room_ref
+    print(room_ref(args.room_id))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app.cli", description="Asobiba maintenance commands")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -84,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     copy.add_argument("--from", dest="source", required=True, help="source DATABASE_URL (stop its server first)")
     copy.add_argument("--to", dest="target", required=True, help="target DATABASE_URL (an empty database)")
     copy.set_defaults(run=cmd_copy_database)
+    ref = commands.add_parser("room-ref", help="the ref that log lines show for a room id (logs never carry the id)")
+    ref.add_argument("room_id")
+    ref.set_defaults(run=cmd_room_ref)
     args = parser.parse_args(argv)
     return args.run(args)
 

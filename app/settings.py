@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,6 +73,8 @@ class Settings(BaseSettings):
     forwarded_allow_ips: str = "127.0.0.1"
     # Refused socket frames within a minute before the socket is closed (1008).
     ws_flood_strikes: int = 30
+    # Seconds a new socket has to send its ``hello`` frame (who it is) before it is closed (1008).
+    ws_hello_seconds: float = Field(default=5.0, gt=0, le=60)
     # Zombie seats: seconds a seated player may be away from a running match before the game's bot
     # plays for them (room option ``grace_seconds`` overrides; 0 = never).
     zombie_grace_seconds: float = 60.0

@@ -95,7 +95,8 @@ def make_rooms(base_url: str, rooms: int) -> list[tuple[str, list[str]]]:
 
 async def player(ws_url: str, room_id: str, token: str, started: asyncio.Event,
                  acks: list[tuple[float, float]], rng: random.Random) -> None:
-    async with websockets.connect(f"{ws_url}/ws/rooms/{room_id}?token={token}", max_size=2**22) as ws:
+    async with websockets.connect(f"{ws_url}/ws/rooms/{room_id}", max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
         await started.wait()
         sent_at, sent_version = None, None
         while True:

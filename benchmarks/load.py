@@ -105,8 +105,9 @@ class Room:
 async def player_socket(room: Room, seat: int, url: str, stats: Stats, rng: random.Random,
                         ready: asyncio.Event, counter: list[int], total: int) -> None:
     try:
-        async with connect(f"{url}/ws/rooms/{room.id}?token={room.tokens[seat]}", max_size=2**22,
+        async with connect(f"{url}/ws/rooms/{room.id}", max_size=2**22,
                            compression=None, open_timeout=120, ping_interval=None) as ws:
+            await ws.send(orjson.dumps({"type": "hello", "token": room.tokens[seat]}).decode())
             room.sockets[seat] = ws
             async for frame in ws:
                 message = orjson.loads(frame)
@@ -164,6 +165,7 @@ async def spectator_socket(room_id: str, url: str, stats: Stats, joined: list[in
     try:
         async with connect(f"{url}/ws/rooms/{room_id}", max_size=2**22, compression=None, open_timeout=120,
                            ping_interval=None) as ws:
+            await ws.send('{"type":"hello"}')
             joined[0] += 1
             async for _frame in ws:
                 if stats.running:

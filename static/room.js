@@ -74,13 +74,13 @@ export class RoomPage {
 
   connect() {
     const params = new URLSearchParams();
-    if (store.token) params.set("token", store.token);
     if (this.version !== null) params.set("version", this.version);
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${this.roomId}?${params}`);
     ws.token = store.token;
     this.ws = ws;
-    ws.onopen = () => this.setOffline(false);
+    // Who we are goes in the first frame, never in the URL (proxies and logs keep URLs).
+    ws.onopen = () => { ws.send(JSON.stringify({ type: "hello", token: store.token || null })); this.setOffline(false); };
     // The back-off resets only once the server speaks: a restarting server accepts and closes at once.
     ws.onmessage = (event) => { this.retry = 0; this.onMessage(JSON.parse(event.data)); };
     ws.onclose = (event) => {

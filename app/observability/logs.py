@@ -5,12 +5,16 @@ The ids come from context variables that the request middleware and the live cod
 ``bind(...)``, so a log call anywhere below them is tagged without passing ids around. Lines never
 carry a secret: tokens in query strings or ``Authorization`` headers are masked in every message,
 and the code that logs game events logs ids, versions and error codes only — never an action's
-content, a view, a hand or a seed of a running match."""
+content, a view, a hand or a seed of a running match. A room id is its invite's secret: lines
+carry ``room_ref(id)`` instead (``#`` + 12 hex digits of its SHA-256), in the ``room_id`` field and
+in every path (``/api/rooms/#3f9a…/view``), so a log still ties a room's lines together but never
+lets its reader into the room. ``python -m app.cli room-ref ID`` prints the ref of a known room."""
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
+import hashlib
 import json
 import logging
 import re
@@ -30,6 +34,8 @@ EVENT_FIELDS = ("event", "method", "path", "route", "status", "duration_ms", "ve
 
 _SECRET_PATTERNS = (
     (re.compile(r"(token=)[^&\s\"']+", re.IGNORECASE), r"\1***"),
+    # a socket's hello frame, {"type": "hello", "token": "..."}, quoted in any message
+    (re.compile(r"""(\\?["']token\\?["']\s*:\s*\\?["'])[^"'\\]+""", re.IGNORECASE), r"\1***"),
     (re.compile(r"(bearer\s+)[^\s\"']+", re.IGNORECASE), r"\1***"),
 )
 
@@ -47,11 +53,22 @@ def escape_controls(text: str) -> str:
     return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
+# A room id in a path: the API's ``/rooms/<id>``, the socket's ``/ws/rooms/<id>``, an invite's ``/r/<id>``.
+_ROOM_IN_PATH = re.compile(r"(/(?:rooms|r)/)([A-Za-z0-9_-]{1,64})")
+
+
+def room_ref(room_id: str) -> str:
+    """What logs show for a room: stable, short, and useless for joining it. (``#`` is not in a
+    room id's alphabet, so a ref is never taken for an id and hashed again.)"""
+    return "#" + hashlib.sha256(room_id.encode()).hexdigest()[:12]
+
+
 def scrub(text: str) -> str:
-    """Mask anything that looks like a token (``token=...``, ``Bearer ...``)."""
+    """Mask anything that looks like a token (``token=...``, ``Bearer ...``) and put refs in
+    place of room ids in paths."""
     for pattern, replacement in _SECRET_PATTERNS:
         text = pattern.sub(replacement, text)
-    return text
+    return _ROOM_IN_PATH.sub(lambda m: m.group(1) + room_ref(m.group(2)), text)
 
 
 @contextlib.contextmanager
@@ -79,11 +96,11 @@ def _fields(record: logging.LogRecord) -> dict:
         if value is None:
             value = _context[name].get()
         if value is not None:
-            fields[name] = value
+            fields[name] = room_ref(value) if name == "room_id" and isinstance(value, str) else value
     for name in EVENT_FIELDS:
         value = getattr(record, name, None)
         if value is not None:
-            fields[name] = value
+            fields[name] = scrub(value) if isinstance(value, str) else value
     return fields
 
 
@@ -117,6 +134,15 @@ class TextFormatter(logging.Formatter):
         return scrub(text)
 
 
+def _not_a_frame_trace(record: logging.LogRecord) -> bool:
+    """Drop the WebSocket library's DEBUG trace of every frame (``< TEXT '...'``, ``> TEXT ...``):
+    frames carry tokens (the hello) and seats' views, and the trace is per frame, not per event."""
+    if record.levelno == logging.DEBUG and record.name.startswith(("uvicorn", "websockets")):
+        message = record.msg if isinstance(record.msg, str) else ""
+        return not message.startswith(("< ", "> ", "% "))
+    return True
+
+
 def configure(log_format: str = "text", level: str = "INFO", stream=None) -> None:
     """Send every logger (ours, uvicorn's, SQLAlchemy's warnings) through one handler on stderr.
 
@@ -124,6 +150,7 @@ def configure(log_format: str = "text", level: str = "INFO", stream=None) -> Non
     middleware logs each request without them."""
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter() if log_format == "json" else TextFormatter())
+    handler.addFilter(_not_a_frame_trace)
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)

@@ -1,4 +1,8 @@
-"""The live socket: ``WS /ws/rooms/{id}?token=...&version=n`` (no token = spectator).
+"""The live socket: ``WS /ws/rooms/{id}?version=n``, whose first frame is ``{"type": "hello",
+"token": ...}`` (a null or absent token = spectator). The token travels in a frame, never in the
+URL that proxies, browsers and access logs keep. A socket that sends anything else first, or
+nothing within ``WS_HELLO_SECONDS``, is closed (1008). Deprecated: ``?token=`` in the URL is still
+taken in place of the hello (programs written before it; the browser client never does that).
 
 Server -> client: ``room`` (seats, presence), ``view`` (this seat's redacted view, versioned),
 ``error`` (code, message; nothing changed), ``ack`` (an action with an ``id`` was committed),
@@ -14,13 +18,15 @@ the match); without an ``id`` the next view is the only sign, and it may as well
 action or a timer's step that took the version first (the refusal then follows it).
 A reconnect with ``version=n`` receives the views after n (or one full view marked ``resync``).
 Close codes: 4401 when the session or guest token that opened the socket ends (logged out,
-revoked, expired, password changed, guest name claimed; ``error`` ``session_ended`` first), 1003 for binary frames (unsupported data), 1008 for a bad token, an unknown room, too many
+revoked, expired, password changed, guest name claimed; ``error`` ``session_ended`` first), 1003 for binary frames (unsupported data), 1008 for a missing hello, a bad token, an unknown room, too many
 sockets of one player or a client that keeps flooding past its rate limit (``error`` ``rate_limited``
 first), 1013 (try again later) when the room has its most spectators, when the socket fell too far
 behind (a slow consumer) or when the database cannot be reached; actions meanwhile get ``unavailable``."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -33,7 +39,7 @@ from app.limits.sockets import SocketGuard, admit_socket
 from app.live.connection import Connection
 from app.live.socket_handlers import SocketSession, handle, send_views
 from app.observability import logs
-from app.protocol import MalformedFrame, parse_client_frame
+from app.protocol import Hello, MalformedFrame, parse_client_frame
 from app.unavailable import is_outage, unavailable
 
 router = APIRouter(tags=["live"])
@@ -44,25 +50,36 @@ log = logging.getLogger("asobiba.ws")
 async def room_socket(websocket: WebSocket, room_id: str, token: str | None = None, version: int | None = None):
     app = websocket.app
     hub = app.state.hub
-    player = credential = None
     try:
-        if token:
-            player, credential = await app.state.db.run(player_and_credential, token)
         await hub.room(room_id)
-    except ApiError as exc:
+    except ApiError:
         await websocket.accept()
-        await websocket.close(1008, "bad token" if exc.code == "bad_token" else "unknown room")
+        await websocket.close(1008, "unknown room")
         return
     except Exception as exc:  # the database is unreachable: come back later
         if not is_outage(exc):
             raise
-        await websocket.accept()
-        await websocket.send_json({"type": "error", **unavailable().as_dict()})
-        await websocket.close(1013, "the database is unavailable; try again shortly")
+        await _refuse_unavailable(websocket)
         return
-    # The lookups above awaited the database; the socket is accepted only now and joins the room
-    # right after, so a client that sees the handshake complete is already receiving the room's pushes.
     await websocket.accept()
+    if token is None:  # (a deprecated ?token= stands in for the hello)
+        hello = await _receive_hello(websocket, app.state.settings)
+        if hello is None:
+            return
+        token = hello.token
+    player = credential = None
+    try:
+        if token:
+            player, credential = await app.state.db.run(player_and_credential, token)
+    except ApiError as exc:
+        await websocket.send_json({"type": "error", **exc.as_dict()})
+        await websocket.close(1008, "bad token")
+        return
+    except Exception as exc:
+        if not is_outage(exc):
+            raise
+        await _refuse_unavailable(websocket, accepted=True)
+        return
     live = hub.rooms.get(room_id) or await hub.room(room_id)
     limiter = app.state.limiter
     admission = await admit_socket(websocket, limiter, live, player.id if player else None)
@@ -132,6 +149,45 @@ async def _receive_loop(session: SocketSession) -> None:
             if not is_outage(exc):
                 raise
             connection.send({"type": "error", **unavailable().as_dict(), **ref})
+
+
+async def _receive_hello(websocket: WebSocket, settings) -> Hello | None:
+    """The socket's first frame, which must be a ``hello``; None (the socket closed, after an
+    ``error`` saying why) when it is something else or does not come in time."""
+    try:
+        frame = await asyncio.wait_for(websocket.receive(), settings.ws_hello_seconds)
+    except asyncio.TimeoutError:
+        await _close_with_error(websocket, "hello_expected", f"send a hello frame within {settings.ws_hello_seconds:g} s")
+        return None
+    if frame["type"] == "websocket.disconnect":
+        return None
+    text = frame.get("text")
+    if text is None or len(text.encode()) > settings.max_frame_bytes:
+        await _close_with_error(websocket, "hello_expected", 'the first frame must be {"type": "hello", "token": ...}')
+        return None
+    try:
+        message = parse_client_frame(text)
+    except MalformedFrame as exc:
+        await websocket.send_json(exc.as_error())
+        await websocket.close(1008, "hello expected")
+        return None
+    if not isinstance(message, Hello):
+        await _close_with_error(websocket, "hello_expected", 'the first frame must be {"type": "hello", "token": ...}')
+        return None
+    return message
+
+
+async def _close_with_error(websocket: WebSocket, code: str, message: str) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.send_json(_error(code, message))
+        await websocket.close(1008, "hello expected")
+
+
+async def _refuse_unavailable(websocket: WebSocket, accepted: bool = False) -> None:
+    if not accepted:
+        await websocket.accept()
+    await websocket.send_json({"type": "error", **unavailable().as_dict()})
+    await websocket.close(1013, "the database is unavailable; try again shortly")
 
 
 def _error(code: str, message: str) -> dict:

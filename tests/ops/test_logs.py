@@ -12,6 +12,7 @@ import random
 import httpx
 import pytest
 
+from app.observability.logs import room_ref
 from tests.support.clients import Socket
 from tests.support.databases import KINDS
 from tests.support.driver import drain, play_over_sockets, setup_room, stored_match
@@ -63,13 +64,45 @@ def test_a_played_match_logs_ids_but_no_secret(database_url):
     leaked = [secret for secret in secrets if secret in text]
     assert leaked == []
     assert '"hand"' not in text
-    assert any(r.get("room_id") == room_id and r.get("match_id") == match.id and r.get("seat") == 1
+    ref = room_ref(room_id)  # room ids are invite secrets: lines carry their ref (issue 30, point 13)
+    assert any(r.get("room_id") == ref and r.get("match_id") == match.id and r.get("seat") == 1
                and r["message"] == "action applied" for r in records)
-    events = {r.get("event") for r in records if r.get("room_id") == room_id}
+    events = {r.get("event") for r in records if r.get("room_id") == ref}
     assert {"match_started", "socket_opened", "socket_closed"} <= events
     assert any(r["message"] == "match finished" and r.get("match_id") == match.id for r in records)
     assert any(r.get("request_id") == "trace-me-42" and r.get("status") == 200 for r in records)
     assert all({"ts", "level", "logger", "message"} <= r.keys() for r in records)
+
+
+@pytest.mark.parametrize("log_format", ["text", "json"])
+def test_the_access_log_has_no_token_and_no_room_id(database_url, log_format):
+    """Everything that names a room (REST paths, the socket, the stream, the invite page, an
+    unknown room) is logged with the room's ref, and a token never appears, not even one a
+    deprecated client still puts in the socket's URL (issue 30, point 13)."""
+    server = ServerProcess(database_url, env={"LOG_FORMAT": log_format, "LOG_LEVEL": "DEBUG"})
+    server.start()
+    try:
+        room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 0})
+        assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+        sock = Socket(server.ws_url, room_id, host.token)
+        old = Socket(server.ws_url, room_id, guest.token, token_in_url=True)
+        spectator = Socket(server.ws_url, room_id)
+        view = sock.latest_view()
+        sock.send({"type": "action", "action": view["legal_actions"][0], "version": view["version"], "id": 1})
+        sock.recv_until(lambda m: m["type"] == "ack")
+        assert guest.get(f"/api/rooms/{room_id}/view").status_code == 200
+        assert httpx.get(f"{server.base_url}/r/{room_id}", headers={"Accept": "text/html"}).status_code == 200
+        with guest.http.stream("GET", f"/api/rooms/{room_id}/stream", headers=guest._headers()) as stream:
+            next(stream.iter_lines())
+        assert host.get(f"/api/rooms/{room_id}x/view").status_code == 404
+        for each in (sock, old, spectator):
+            each.close()
+    finally:
+        server.stop()
+    text = "".join(server.output[1:])  # the first line is the URL the server prints
+    assert room_ref(room_id) in text and "socket opened" in text and "stream opened" in text
+    assert room_id not in text
+    assert host.token not in text and guest.token not in text
 
 
 @pytest.mark.parametrize("kind", [kind for kind in KINDS if kind == "postgresql"])

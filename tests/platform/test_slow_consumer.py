@@ -35,6 +35,7 @@ def test_a_socket_that_never_reads_is_closed_1013_and_stalls_nobody(small_queue_
     tiny_buffer.connect(("127.0.0.1", int(server.base_url.rsplit(":", 1)[1])))
     slow = connect(f"{server.ws_url}/ws/rooms/{room_id}", sock=tiny_buffer, max_queue=1, max_size=2**22,
                    compression=None).__enter__()  # uncompressed: the bytes really pile up
+    slow.send('{"type": "hello"}')  # a spectator
     listener.recv_until(lambda m: m["type"] == "room" and m["room"]["spectators"] == 1)
 
     count = 400

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import time
+from collections import deque
 
 import httpx
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 
@@ -36,12 +38,18 @@ class Api:
 
 
 class Socket:
-    """A live connection; ``received`` keeps every message in order."""
+    """A live connection; ``received`` keeps every message in order.
+
+    It says who it is in a ``hello`` first frame (the token never goes in the URL), then waits
+    until the server has put it in the room (the ``room`` summary every new socket gets first), so
+    anything that happens after the constructor returns reaches it. Messages read while waiting
+    are handed out by ``recv`` in order, as if just received; a socket the server closes instead
+    raises ``ConnectionClosed`` at its first ``recv``."""
 
     def __init__(self, ws_url: str, room_id: str, token: str | None = None, version: int | None = None,
-                 headers: dict | None = None):
+                 headers: dict | None = None, token_in_url: bool = False):
         query = []
-        if token:
+        if token and token_in_url:  # the deprecated way, for the tests of its deprecation period
             query.append(f"token={token}")
         if version is not None:
             query.append(f"version={version}")
@@ -52,12 +60,30 @@ class Socket:
                           additional_headers=headers).__enter__()
         self.received: list[dict] = []
         self.last_view: dict | None = None
+        self._early: deque[str] = deque()
+        try:
+            if not token_in_url:
+                self.ws.send(json.dumps({"type": "hello", "token": token}))
+        except ConnectionClosed:
+            return  # refused before the hello (an unknown room): recv() raises
+        self._wait_until_joined()
+
+    def _wait_until_joined(self, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        try:
+            while True:
+                text = self.ws.recv(timeout=max(deadline - time.monotonic(), 0.001))
+                self._early.append(text)
+                if json.loads(text)["type"] == "room":
+                    return
+        except ConnectionClosed:
+            return  # refused: the test reads the error and the close code with recv()
 
     def send(self, message) -> None:
         self.ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
 
     def recv(self, timeout: float = 10.0) -> dict:
-        message = json.loads(self.ws.recv(timeout=timeout))
+        message = json.loads(self._early.popleft() if self._early else self.ws.recv(timeout=timeout))
         self.received.append(message)
         if message["type"] == "view":
             self.last_view = message
