@@ -80,7 +80,7 @@ export class RoomPage {
     ws.token = store.token;
     this.ws = ws;
     // Who we are goes in the first frame, never in the URL (proxies and logs keep URLs).
-    ws.onopen = () => { ws.send(JSON.stringify({ type: "hello", token: store.token || null })); this.setOffline(false); };
+    ws.onopen = () => { ws.send(JSON.stringify({ type: "hello", token: ws.token || null })); this.setOffline(false); };
     // The back-off resets only once the server speaks: a restarting server accepts and closes at once.
     ws.onmessage = (event) => { this.retry = 0; this.onMessage(JSON.parse(event.data)); };
     ws.onclose = (event) => {

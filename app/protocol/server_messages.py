@@ -98,4 +98,4 @@ class StreamPing(_ServerMessage):
 
 ServerMessage = Annotated[Union[ViewMessage, RoomMessage, ErrorMessage, Ack, ChatMessage, ChatHistory, Pong,
                                 RematchState], Field(discriminator="type")]
-StreamLine = Annotated[Union[ViewMessage, RoomMessage, ChatMessage, StreamPing], Field(discriminator="type")]
+StreamLine = Annotated[Union[ViewMessage, RoomMessage, ChatMessage, ErrorMessage, StreamPing], Field(discriminator="type")]
