@@ -14,6 +14,7 @@ from app.request_guard import RequestGuardMiddleware
 from app.security_headers import SecurityHeadersMiddleware
 from app.accounts.live_sessions import LiveSessions
 from app.accounts.passwords import PasswordWork
+from app.accounts.throttle import LoginThrottle
 from app.clock import SystemClock
 from app.db import Database, make_engine, make_session_factory
 from app.errors import ApiError, api_error_handler, validation_error_handler
@@ -84,6 +85,8 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     app.state.db_engine = db.engine
     app.state.hub = hub_class(settings)(settings, db, writer, clock)
     app.state.limiter = Limiter(settings, clock, **shared_limits(app.state.hub))
+    app.state.login_throttle = LoginThrottle(app.state.limiter, settings.rate_account_logins_per_address,
+                                             settings.rate_account_logins_per_account)
     # Sockets and streams by the session (or guest token) that opened them: ended with it.
     app.state.live_sessions = LiveSessions(db.session_factory, settings.session_check_seconds)
     if getattr(app.state.hub, "bus", None) is not None:

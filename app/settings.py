@@ -60,6 +60,10 @@ class Settings(BaseSettings):
     # Wrong admin or metrics tokens: each costs a credit; with none left, every token from that IP
     # (the right one too) gets 429 until a credit returns (one every 6 s), other IPs unaffected.
     rate_admin_per_ip: str = "10/60"
+    # Log-in attempts per account name (app/accounts/throttle.py): per name and address, and per
+    # name over every address (a known-good address of the account passes the latter).
+    rate_account_logins_per_address: str = "5/300"
+    rate_account_logins_per_account: str = "20/600"
     rate_rooms_per_token: str = "30/600"
     rate_rooms_per_ip: str = "120/600"
     rate_actions_per_token: str = "600/60"

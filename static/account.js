@@ -1,5 +1,5 @@
 // The account page: claim your guest name with a password, log in on another device, see and
-// revoke your sessions, log out. The token lives in localStorage like a guest's (asobiba.token).
+// revoke your sessions, change the password (every other session ends), log out. The token lives in localStorage like a guest's (asobiba.token).
 import { h } from "/static/dom.js";
 import { getLang, setLang, t } from "/static/i18n.js";
 import { api, store, toast } from "/static/client.js";
@@ -49,6 +49,28 @@ function claimForm(me) {
   password.element, again.element, h("button", { type: "submit", id: "claim-submit" }, t("Claim my name", "名前を登録")));
 }
 
+function passwordForm() {
+  const current = field(t("Current password", "現在のパスワード"), { name: "current-password", type: "password", autocomplete: "current-password", required: true });
+  const next = field(t("New password (8 characters or more)", "新しいパスワード（8文字以上）"), { name: "new-password", type: "password", autocomplete: "new-password", required: true, minlength: 8 });
+  const again = field(t("New password again", "新しいパスワード（確認）"), { name: "new-password-again", type: "password", autocomplete: "new-password", required: true, minlength: 8 });
+  return h("form", { id: "password-form", class: "card", onsubmit: async (event) => {
+    event.preventDefault();
+    if (next.input.value !== again.input.value) return say(t("The two new passwords differ.", "新しいパスワードが一致しません。"));
+    try {
+      const { revoked } = await api("POST", "/api/accounts/password", { current_password: current.input.value, new_password: next.input.value });
+      say(t(`Password changed. ${revoked} other session(s) logged out.`, `パスワードを変更しました。ほかの端末 ${revoked} 件をログアウトしました。`));
+      render();
+    } catch (err) {
+      say(err.code === "wrong_password" ? t("The current password is wrong; nothing was changed.", "現在のパスワードが違います。何も変更していません。") : err.message);
+      current.input.value = "";
+      current.input.focus();
+    }
+  } }, h("h2", {}, t("Change your password", "パスワードの変更")),
+  h("p", { class: "muted" }, t("Every other device is logged out, so anyone who knew the old password is out.",
+    "ほかの端末はすべてログアウトされます。古いパスワードを知っている人も入れなくなります。")),
+  current.element, next.element, again.element, h("button", { type: "submit", id: "password-submit" }, t("Change password", "パスワードを変更")));
+}
+
 function sessionList(me) {
   const when = (iso) => new Date(iso).toLocaleString(getLang() === "ja" ? "ja-JP" : "en-GB");
   return h("section", { class: "card", id: "sessions" }, h("h2", {}, t("Where you are logged in", "ログイン中の端末")),
@@ -80,7 +102,7 @@ async function render() {
   if (me) {
     parts.push(h("p", { id: "account-status" }, me.claimed ? t(`Logged in as ${me.name}.`, `${me.name} としてログイン中。`) : t(`Playing as the guest ${me.name}.`, `ゲスト「${me.name}」として遊んでいます。`), " ",
       h("a", { href: `/static/ratings.html?player=${me.id}`, id: "my-ratings" }, t("My ratings and matches", "自分の成績と対戦"))));
-    parts.push(me.claimed ? sessionList(me) : claimForm(me));
+    parts.push(...(me.claimed ? [sessionList(me), passwordForm()] : [claimForm(me)]));
   }
   if (!me || !me.claimed) parts.push(loginForm());
   main.replaceChildren(h("section", { class: "account" }, ...parts));

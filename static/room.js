@@ -91,6 +91,7 @@ export class RoomPage {
       // Unless another tab saved a new token meanwhile (a claim, a log-in), watch as a visitor.
       if (event.code === 4401 && store.token === ws.token) {
         localStorage.removeItem("asobiba.token");
+        localStorage.removeItem("asobiba.player"); // no longer "you" in any seat (the name stays, to log in again)
         toast(t("session_ended"));
       }
       // 1012 "service restart": say so, and try again at once (another process, or this one back).

@@ -29,3 +29,6 @@ class AccountSession(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # SHA-256 of the client address it was opened from: a known-good address of the account
+    # (app/accounts/throttle.py); not shown anywhere.
+    address_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)

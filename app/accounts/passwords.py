@@ -47,6 +47,7 @@ class PasswordWork:
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="passwords")
         self.max_waiting = max_waiting
         self.waiting = 0
+        self.started = 0  # calls let through to the hasher since start (tests and metrics read it)
 
     async def run(self, fn, *args):
         if self.waiting >= self.max_waiting:
@@ -54,6 +55,7 @@ class PasswordWork:
             busy.headers = {"Retry-After": "5"}
             raise busy
         self.waiting += 1
+        self.started += 1
         try:
             return await asyncio.get_running_loop().run_in_executor(self._executor, functools.partial(fn, *args))
         finally:

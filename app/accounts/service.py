@@ -29,7 +29,7 @@ def name_is_claimed(session: Session, name: str, except_player: str | None = Non
 
 
 def claim(session_factory: sessionmaker[Session], player_id: str, password: str, name: str | None,
-          days: int, device: str) -> dict:
+          days: float, device: str, address: str | None = None) -> dict:
     """Give the guest ``player_id`` an account; returns a new session (the guest token stops working)."""
     password_hash = passwords.hash_password(password)
     with session_factory() as session, session.begin():
@@ -46,17 +46,47 @@ def claim(session_factory: sessionmaker[Session], player_id: str, password: str,
             session.flush()
         except IntegrityError:
             raise ApiError(409, "name_taken", f"the name {new_name!r} is already claimed: choose another one") from None
-        return _open_session(session, player, days, device)
+        return _open_session(session, player, days, device, address)
 
 
-def login(session_factory: sessionmaker[Session], name: str, password: str, days: int, device: str) -> dict:
+def login(session_factory: sessionmaker[Session], name: str, password: str, days: float, device: str,
+          address: str | None = None) -> dict:
     with session_factory() as session, session.begin():
         account = session.scalar(select(Account).where(Account.name_key == name_key(name)))
         if not passwords.verify(account.password_hash if account else None, password):
             raise ApiError(401, "bad_credentials", "wrong name or password")
         if passwords.needs_rehash(account.password_hash):
             account.password_hash = passwords.hash_password(password)
-        return _open_session(session, session.get(Player, account.player_id), days, device)
+        return _open_session(session, session.get(Player, account.player_id), days, device, address)
+
+
+def change_password(session_factory: sessionmaker[Session], player_id: str, token: str, current: str,
+                    new: str) -> list[str]:
+    """Set a new password (the current one is required) and revoke every other session of the
+    account; returns their ids (their sockets and streams are then ended). The caller's session stays."""
+    with session_factory() as session, session.begin():
+        account = session.get(Account, player_id)
+        if account is None:
+            raise ApiError(409, "not_claimed", "a guest has no password: claim your name first")
+        if not passwords.verify(account.password_hash, current):
+            raise ApiError(403, "wrong_password", "the current password is wrong; nothing was changed")
+        account.password_hash = passwords.hash_password(new)
+        keep = current_session_id(session, token)
+        rows = list(session.scalars(select(AccountSession).where(
+            AccountSession.player_id == player_id, AccountSession.revoked_at.is_(None), AccountSession.id != keep)))
+        for row in rows:
+            row.revoked_at = utcnow()
+        return [row.id for row in rows]
+
+
+def is_known_address(session: Session, name: str, address: str | None, days: float) -> bool:
+    """Whether a session of the account named ``name`` was opened from ``address`` within ``days``."""
+    if address is None:
+        return False
+    player_id = session.scalar(select(Account.player_id).where(Account.name_key == name_key(name)))
+    return player_id is not None and session.scalar(select(AccountSession.id).where(
+        AccountSession.player_id == player_id, AccountSession.address_hash == hash_token(address),
+        AccountSession.created_at > utcnow() - timedelta(days=days)).limit(1)) is not None
 
 
 def live_session(session: Session, token: str) -> AccountSession | None:
@@ -101,10 +131,11 @@ def has_account(session: Session, player_id: str) -> bool:
     return session.get(Account, player_id) is not None
 
 
-def _open_session(session: Session, player: Player, days: int, device: str) -> dict:
+def _open_session(session: Session, player: Player, days: float, device: str, address: str | None) -> dict:
     token = new_token()
     row = AccountSession(id=new_id(), player_id=player.id, token_hash=hash_token(token), device=device[:120],
-                         expires_at=utcnow() + timedelta(days=days))
+                         expires_at=utcnow() + timedelta(days=days),
+                         address_hash=hash_token(address) if address else None)
     session.add(row)
     session.flush()
     return {"id": player.id, "name": player.name, "token": token, "session_id": row.id,

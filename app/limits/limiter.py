@@ -16,6 +16,7 @@ LIMITS = {
     "players": "new players",
     "logins": "log-in attempts",
     "admin": "wrong admin or metrics tokens",
+    "account_logins": "log-in attempts for this name",
     "rooms": "new rooms",
     "actions": "actions",
     "frames": "socket messages",

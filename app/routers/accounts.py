@@ -32,6 +32,13 @@ class Login(BaseModel):
     password: Annotated[SecretStr, Field(min_length=1, max_length=200)]
 
 
+class PasswordChange(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"current_password": "correct horse battery",
+                                                               "new_password": "staple battery horse"}]})
+    current_password: Annotated[SecretStr, Field(min_length=1, max_length=200)]
+    new_password: Password
+
+
 class SessionOpened(BaseModel):
     id: str = Field(description="the player id (unchanged by claiming)")
     name: str
@@ -47,24 +54,53 @@ def _device(request: Request) -> str:
     return request.headers.get("user-agent", "")
 
 
+def _address(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
 @router.post("", status_code=201, response_model=SessionOpened, dependencies=[rate_limit("logins")], summary="Claim the caller's guest name with a password",
              responses={409: {"description": "`already_claimed`, `name_taken`"}, 503: BUSY})
 async def claim(body: Claim, player: CurrentPlayer, request: Request, settings: SettingsDep) -> dict:
     """The caller's guest token stops working; use the returned session token from now on."""
     factory = request.app.state.session_factory
     opened = await request.app.state.password_work.run(service.claim, factory, player.id, body.password.get_secret_value(),
-                                                       body.name, settings.session_days, _device(request))
+                                                       body.name, settings.session_days, _device(request), _address(request))
     await request.app.state.live_sessions.end([f"guest:{player.id}"])  # the retired guest token's sockets too
     return opened
 
 
 @router.post("/login", response_model=SessionOpened, dependencies=[rate_limit("logins")], summary="Log in with a claimed name and its password",
              responses={401: {"description": "`bad_credentials` (the same for an unknown name and a wrong password)"},
+                        429: {"description": "`rate_limited`: too many attempts from this address, or for this name "
+                                             "(see app/accounts/throttle.py); nothing was hashed"},
                         503: BUSY})
-async def login(body: Login, request: Request, settings: SettingsDep) -> dict:
+async def login(body: Login, request: Request, settings: SettingsDep, db: DbDep) -> dict:
+    address = _address(request)
+
+    async def known_address() -> bool:
+        return await db.run(service.is_known_address, body.name, address, settings.session_days)
+
+    # Per name (and name + address) before the hasher: a refused guess costs no hashing.
+    await request.app.state.login_throttle.check(service.name_key(body.name), address, known_address)
     factory = request.app.state.session_factory
     return await request.app.state.password_work.run(service.login, factory, body.name, body.password.get_secret_value(),
-                                                     settings.session_days, _device(request))
+                                                     settings.session_days, _device(request), address)
+
+
+@router.post("/password", dependencies=[rate_limit("logins")], summary="Change your password; every other session ends",
+             responses={403: {"description": "`wrong_password`: the current password is wrong; nothing changed"},
+                        409: {"description": "`not_claimed`: a guest has no password"},
+                        429: {"description": "`rate_limited`: too many attempts"}, 503: BUSY})
+async def change_password(body: PasswordChange, player: CurrentPlayer, request: Request,
+                          authorization: Annotated[str | None, Header()] = None) -> dict:
+    """The current password is required; every other session of the account is revoked and its
+    sockets and streams end (an intruder who knew the old password is out for good). The calling
+    session stays. Answers how many sessions were revoked."""
+    await request.app.state.login_throttle.check(service.name_key(player.name), _address(request), None)
+    revoked = await request.app.state.password_work.run(
+        service.change_password, request.app.state.session_factory, player.id, bearer_token(authorization),
+        body.current_password.get_secret_value(), body.new_password.get_secret_value())
+    return await _ended(request, revoked)
 
 
 @router.get("/me", summary="Whether the caller has an account, and their sessions")
