@@ -158,8 +158,8 @@ def replay_export(record: dict) -> dict:
     return {
         "game": record["game"], "steps": len(record["actions"]), "outcome": outcome,
         "finished": outcome is not None,
-        "engine_version": getattr(engine, "version", "1"),
-        "engine_version_matches": str(getattr(engine, "version", "1")) == str(record.get("engine_version")),
+        "engine_version": engine.version,
+        "engine_version_matches": str(engine.version) == str(record.get("engine_version")),
         "outcome_matches": outcome == record.get("outcome"),
         "state_matches": final == record.get("final_state"),
     }

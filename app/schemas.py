@@ -68,7 +68,7 @@ def _options_schema(schema: dict) -> None:
     kinds = {"int": "integer", "float": "number", "bool": "boolean"}
     properties = {}
     for engine in engines.all_engines():
-        for option in getattr(engine, "options", []):
+        for option in engine.options:
             prop = {"type": kinds.get(option.get("type"), "string")}
             if "min" in option:
                 prop["minimum"] = option["min"]

@@ -101,12 +101,6 @@ def room_seats(session: Session, room_id: str) -> list[RoomSeat]:
     return list(session.scalars(select(RoomSeat).where(RoomSeat.room_id == room_id).order_by(RoomSeat.seat)))
 
 
-def seat_of(session: Session, room_id: str, player_id: str | None) -> int | None:
-    if player_id is None:
-        return None
-    return session.scalar(select(RoomSeat.seat).where(RoomSeat.room_id == room_id, RoomSeat.player_id == player_id))
-
-
 _ROOMS, _SEATS, _PLAYERS, _MATCHES = Room.__table__, RoomSeat.__table__, Player.__table__, Match.__table__
 # Statements on the paths every match takes (start, rematch, finish) are built once: building a
 # statement costs more than running it. Their parameters are named ``b_*``.
@@ -167,7 +161,7 @@ def begin_match(session: Session, room, seats) -> MatchInfo:
     match_id = new_id()
     connection = session.connection()
     connection.execute(_NEW_MATCH, {
-        "id": match_id, "room_id": room.id, "game": room.game, "engine_version": getattr(engine, "version", "1"),
+        "id": match_id, "room_id": room.id, "game": room.game, "engine_version": engine.version,
         "options": room.options, "seed": seed, "status": "running", "version": 0,
         "state": engine.state_to_json(state), "outcome": None, "finished_at": None, "started_at": utcnow(),
         "seats": [{"player_id": s.player_id, "name": s.name, "bot": s.is_bot} for s in seats]})

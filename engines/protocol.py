@@ -1,19 +1,35 @@
 """The engine protocol every game implements, and the two tiers of errors.
 
-Required members (other code and outside checks rely on exactly these):
-``id``, ``title``, ``min_players``, ``max_players``, ``new_game``, ``awaiting``,
+Every game is a package ``engines/<id>/`` of the same shape (in the manner of OpenSpiel's
+``kuhn_poker.py``): ``engine.py`` holds, in this order, a docstring with the rules' gist and the
+action shapes, the metadata (``ID``, ``TITLE``, ``MIN_PLAYERS``, ``MAX_PLAYERS``, ``VERSION``,
+``OPTIONS``), the state, ``new_game``, ``awaiting``, ``legal_actions``, ``apply``, ``view`` (the one
+place per-seat views are built), ``outcome``, persistence, clocks and checks, private helpers, and
+last the engine object: a subclass of ``Engine`` below naming those functions, ``ENGINE``.
+``data.py`` holds the rules' tables; ``__init__.py`` exports ``ENGINE``. A game may add a module of
+pure rules arithmetic (Peribit's ``scoring.py``, Three Magic's ``spells.py``); nothing in a game
+package imports ``engine.py`` but ``__init__.py``, so there are no import cycles.
+
+Required members: ``id``, ``title``, ``min_players``, ``max_players``, ``new_game``, ``awaiting``,
 ``legal_actions``, ``apply``, ``view``, ``outcome``, ``state_to_json``, ``state_from_json``.
 
-Optional members, used by the server when present:
-- ``options``: list of option specs ``{"name", "type", "default", ...}`` shown in the catalog.
-- ``delay(state) -> float``: seconds the server waits before taking the SYSTEM step.
-- ``on_timeout(state, seat) -> dict``: the action applied for a seat whose clock ran out.
-- ``clock_seconds(state, seat) -> float | None``: clock length for that seat's pending input (None = no clock).
-  When it runs out the server applies ``on_timeout(state, seat)``: as that seat when the action is
-  one of the seat's legal actions, otherwise as the pseudo-seat SYSTEM (a server-only action such
-  as ``{"type": "timeout", "seat": s}`` that may carry a penalty).
-- ``check_invariants(state) -> None``: raises ``AssertionError`` if a conservation law broke.
-- ``version``: engine version string recorded in exports.
+Optional members, declared here with defaults (callers never probe with ``hasattr``):
+- ``version`` ("1"): engine version string recorded in exports.
+- ``options`` (none): option specs ``{"name", "type", "default", ...}`` shown in the catalog.
+- ``delay(state) -> float`` (0): seconds the server waits before taking the SYSTEM step.
+- ``clock_seconds(state, seat) -> float | None`` (None: no clock): clock length for that seat's
+  pending input. When it runs out the server applies ``on_timeout(state, seat)``: as that seat when
+  the action is one of the seat's legal actions, otherwise as the pseudo-seat SYSTEM (a server-only
+  action such as ``{"type": "timeout", "seat": s}`` that may carry a penalty).
+- ``on_timeout(state, seat) -> dict`` (refused: no clock): the action applied for a late seat.
+- ``check_invariants(state) -> None`` (nothing to check): raises ``AssertionError`` if a
+  conservation law broke.
+
+Actions: ``apply`` refuses anything malformed (not a dict, an unknown or non-string type, missing,
+extra or mistyped fields: lists, dicts, None, huge numbers) with ``InvalidAction``, and a
+well-formed action that is not legal now with ``IllegalAction``; never another exception, and it
+never changes its input state. A view is a new object each time: it shares no mutable part with
+the state, with another seat's view or with the engine's tables, so a caller may change it.
 
 Seats: every function taking a seat accepts only real ints in range (``check_seat``), ``None``
 (spectator) in ``view`` and ``SYSTEM`` in ``legal_actions``/``apply``; anything else (``True``,
@@ -26,7 +42,8 @@ exactly when the game is over.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Any
 
 SYSTEM = -1
 
@@ -43,20 +60,56 @@ class InvalidAction(IllegalAction):
     """The action is malformed: not a dict, unknown type, missing or mistyped fields."""
 
 
-class Engine(Protocol):
+class Engine:
+    """The engine protocol as a base class. A game's ``engine.py`` subclasses it, sets the metadata
+    and names its functions as the members (``apply = staticmethod(apply)``); the optional members
+    keep these defaults unless the game has them."""
+
     id: str
     title: str
     min_players: int
     max_players: int
+    version: str = "1"
+    options: Sequence[dict] = ()
 
-    def new_game(self, num_players: int, seed: int, options: dict | None = None) -> Any: ...
-    def awaiting(self, state: Any) -> frozenset[int]: ...
-    def legal_actions(self, state: Any, seat: int) -> list[dict]: ...
-    def apply(self, state: Any, seat: int, action: dict) -> Any: ...
-    def view(self, state: Any, seat: int | None) -> dict: ...
-    def outcome(self, state: Any) -> dict | None: ...
-    def state_to_json(self, state: Any) -> dict: ...
-    def state_from_json(self, data: dict) -> Any: ...
+    def new_game(self, num_players: int, seed: int, options: dict | None = None) -> Any:
+        raise NotImplementedError
+
+    def awaiting(self, state: Any) -> frozenset[int]:
+        raise NotImplementedError
+
+    def legal_actions(self, state: Any, seat: int) -> list[dict]:
+        raise NotImplementedError
+
+    def apply(self, state: Any, seat: int, action: dict) -> Any:
+        raise NotImplementedError
+
+    def view(self, state: Any, seat: int | None) -> dict:
+        raise NotImplementedError
+
+    def outcome(self, state: Any) -> dict | None:
+        raise NotImplementedError
+
+    def state_to_json(self, state: Any) -> dict:
+        raise NotImplementedError
+
+    def state_from_json(self, data: dict) -> Any:
+        raise NotImplementedError
+
+    def delay(self, state: Any) -> float:
+        return 0.0
+
+    def clock_seconds(self, state: Any, seat: int) -> float | None:
+        return None
+
+    def on_timeout(self, state: Any, seat: int) -> dict:
+        raise IllegalAction(f"{self.id} has no clock: no timeout applies to seat {seat!r}")
+
+    def check_invariants(self, state: Any) -> None:
+        return None
+
+    def __repr__(self) -> str:
+        return f"<engine {self.id}>"
 
 
 def check_seat(seat, num_players: int, *, spectator: bool = False, system: bool = False):
@@ -120,31 +173,3 @@ def resolve_options(specs: list[dict], options: dict | None) -> dict:
             raise InvalidAction(f"option {name!r} has invalid value {value!r} (spec: {spec})")
         resolved[name] = value
     return resolved
-
-
-_REQUIRED_FUNCTIONS = ("new_game", "awaiting", "legal_actions", "apply", "view", "outcome",
-                       "state_to_json", "state_from_json")
-_OPTIONAL_FUNCTIONS = ("delay", "clock_seconds", "on_timeout", "check_invariants")
-
-
-class ModuleEngine:
-    """The engine object for a rules module written as plain functions and constants.
-
-    The module defines ``ID``, ``TITLE``, ``MIN_PLAYERS``, ``MAX_PLAYERS``, ``VERSION``, ``OPTIONS``,
-    the required protocol functions, and any of the optional ones; this exposes them as members."""
-
-    def __init__(self, rules):
-        self.id = rules.ID
-        self.title = rules.TITLE
-        self.min_players = rules.MIN_PLAYERS
-        self.max_players = rules.MAX_PLAYERS
-        self.version = rules.VERSION
-        self.options = rules.OPTIONS
-        for name in _REQUIRED_FUNCTIONS:
-            setattr(self, name, getattr(rules, name))
-        for name in _OPTIONAL_FUNCTIONS:
-            if hasattr(rules, name):
-                setattr(self, name, getattr(rules, name))
-
-    def __repr__(self) -> str:
-        return f"<engine {self.id}>"

@@ -213,7 +213,7 @@ class MatchRunner:
         return steps
 
     def _delay(self, state) -> float:
-        return float(self.engine.delay(state)) if hasattr(self.engine, "delay") else 0.0
+        return float(self.engine.delay(state))
 
     def _advance_all(self, steps: list, entries: list[LogEntry]) -> None:
         for index, ((seat, action, state), entry) in enumerate(zip(steps, entries)):
@@ -351,8 +351,6 @@ class MatchRunner:
 
     def _update_deadlines(self, awaited_before: frozenset, actor: int) -> None:
         """A seat's clock starts when it becomes awaited (or is awaited again right after acting)."""
-        if not hasattr(self.engine, "clock_seconds"):
-            return
         now = self.clock.now()
         awaited = self.awaited
         deadlines = {}

@@ -21,5 +21,5 @@ TITLES_JA = {
 def list_games() -> list[GameInfo]:
     return [GameInfo(id=e.id, title=e.title, title_ja=TITLES_JA.get(e.id, e.title),
                      min_players=e.min_players, max_players=e.max_players,
-                     options=list(getattr(e, "options", [])), rules_url=f"/static/rules/{e.id}.html")
+                     options=list(e.options), rules_url=f"/static/rules/{e.id}.html")
             for e in engines.all_engines()]

@@ -130,7 +130,8 @@ def _synomilia_bout(h: dict, view: dict) -> dict:
 def _peribit(view: dict, rng: random.Random):
     import engines
     from engines.peribit import data
-    from engines.peribit.engine import State, _clone
+    from engines.peribit.engine import State
+    from engines.plain import copy_plain
 
     engine = engines.get("peribit")
     marks = {m: i for i, m in enumerate(data.MARKS)}
@@ -169,9 +170,9 @@ def _peribit(view: dict, rng: random.Random):
     s.pending_ex, s.pending_pl, s.drawn = tuple(pending_ex), tuple(pending_pl), tuple(drawn)
     last = view["exchange"]["last"]
     s.last_exchange = None if last is None else tuple(last)
-    s.last, s.log, s.final = _clone([view["last_result"], view["log"], view["final"]])
+    s.last, s.log, s.final = copy_plain([view["last_result"], view["log"], view["final"]])
     s.log = tuple(s.log)
-    s.rounds = tuple(dict(_clone(r), multas=[[m[name] for name in data.MARKS] for m in r["multas"]])
+    s.rounds = tuple(dict(copy_plain(r), multas=[[m[name] for name in data.MARKS] for m in r["multas"]])
                      for r in view["rounds"])
     s.shuffles = 0
     hidden_choice = ((s.step == "exchange" and view["exchange"]["decided"][opponent])

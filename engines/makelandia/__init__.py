@@ -1,12 +1,5 @@
-"""Makelandia (マケランディア): two teams, a ring of territories, face-down battles.
+"""Makelandia (マケランディア): two teams, a ring of territories, face-down battles. See ``engine.py``."""
 
-``ENGINE`` is the protocol object (see engines/protocol.py); the rules live in ``engine.py`` and
-the tables (setup per player count, house abilities) in ``data.py``.
-"""
-
-from engines.makelandia import engine as _rules
-from engines.protocol import ModuleEngine
-
-ENGINE = ModuleEngine(_rules)
+from engines.makelandia.engine import ENGINE
 
 __all__ = ["ENGINE"]

@@ -29,14 +29,14 @@ single card (the lowest character; with none, Boost before Kill).
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from functools import lru_cache
 
 from engines.makelandia import data
 from engines.makelandia.data import BOOST, CASTLE, DARK, FORT, KILL, LIGHT, ORDER, TEAMS
-from engines.protocol import IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
+from engines.plain import copy_plain
+from engines.protocol import Engine, IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
 
 # ---- metadata -----------------------------------------------------------------------------------
 ID = "makelandia"
@@ -62,7 +62,7 @@ ACTION_FIELDS = {
 
 # ---- state --------------------------------------------------------------------------------------
 class State:
-    """Immutable by convention: ``apply`` clones it and replaces the tuples that change.
+    """Immutable by convention: ``apply`` copies it and replaces the tuples that change.
 
     hands[s]: sorted tuple of card codes. exped[s]: tuple of (card, source) where source is PUBLIC
     (won battle cards) or the seat that sent the reinforcement. pending: (attacker, defender,
@@ -74,7 +74,7 @@ class State:
                  "turn", "phase", "pending", "quiet", "turn_no", "seq", "last_battle", "log",
                  "result", "reason", "options")
 
-    def clone(self) -> "State":
+    def copy(self) -> "State":
         o = State.__new__(State)
         o.n, o.terr, o.team, o.role = self.n, self.terr, self.team, self.role
         o.hands, o.exped, o.alive, o.discards = self.hands, self.exped, self.alive, self.discards
@@ -176,7 +176,7 @@ def apply(state: State, seat: int, action: dict) -> State:
     if kind == "defend":
         raise IllegalAction(f"no attack is pending against seat {seat}; {action!r} is not legal")
     if kind == "wait":
-        s = state.clone()
+        s = state.copy()
         _log(s, {"event": "wait", "seat": seat})
         return _end_turn(s, battle=False)
     if kind == "reinforce":
@@ -192,7 +192,7 @@ def _attack(state: State, seat: int, action: dict) -> State:
     if not state.alive[target]:
         raise IllegalAction(f"seat {target} is out of the game; cannot attack it ({action!r})")
     cards = _play_from(state, seat, action["cards"], action)
-    s = state.clone()
+    s = state.copy()
     s.hands = _replace(s.hands, seat, _remove(s.hands[seat], cards))
     s.pending = (seat, target, cards)
     s.phase = DEFEND
@@ -202,7 +202,7 @@ def _attack(state: State, seat: int, action: dict) -> State:
 
 def _defend(state: State, seat: int, defense: tuple) -> State:
     attacker, defender, attack = state.pending
-    s = state.clone()
+    s = state.copy()
     s.hands = _replace(s.hands, defender, _remove(s.hands[defender], defense))
     s.pending = None
     s.phase = TURN
@@ -241,7 +241,7 @@ def _reinforce(state: State, seat: int, action: dict) -> State:
     to = action["to"]
     card = action["card"]
     _check_seat_field(state, to, "to", action)
-    if card not in ORDER:
+    if not isinstance(card, str) or card not in ORDER:
         raise InvalidAction(f"unknown card {card!r} in {action!r}; cards are {list(ORDER)}")
     if to == seat or state.team[to] != state.team[seat]:
         raise IllegalAction(f"seat {to} is not an ally of seat {seat}; cannot reinforce it ({action!r})")
@@ -249,7 +249,7 @@ def _reinforce(state: State, seat: int, action: dict) -> State:
         raise IllegalAction(f"seat {to} is out of the game; cannot reinforce it ({action!r})")
     if card not in state.hands[seat]:
         raise IllegalAction(f"card {card!r} is not in seat {seat}'s hand; cannot send it ({action!r})")
-    s = state.clone()
+    s = state.copy()
     s.hands = _replace(s.hands, seat, _remove(s.hands[seat], (card,)))
     distant = not _adjacent(s, seat, to)
     if distant:
@@ -294,11 +294,11 @@ def view(state: State, seat: int | None) -> dict:
                    "cards": list(cards) if me == attacker else None}
     log = []
     for entry in state.log:
-        item = _copy_flat(entry)
+        item = copy_plain(entry)
         secret = item.pop("secret", None)
         if secret is not None and me in secret["for"]:
-            item.update(_copy_flat(secret))
-            del item["for"]
+            del secret["for"]
+            item.update(secret)
         log.append(item)
     return {
         "game": ID,
@@ -316,11 +316,11 @@ def view(state: State, seat: int | None) -> dict:
         "hand": list(state.hands[me]) if me is not None else None,
         "discards": {TEAMS[t]: list(state.discards[t]) for t in (LIGHT, DARK)},
         "set_aside": {TEAMS[t]: len(state.set_aside[t]) for t in (LIGHT, DARK)},
-        "last_battle": None if state.last_battle is None else _copy_flat(state.last_battle),
+        "last_battle": copy_plain(state.last_battle),
         "log": log,
         "quiet_turns": state.quiet,
         "quiet_limit": data.QUIET_ROUNDS * sum(state.alive),
-        "house_abilities": [dict(a) for a in data.HOUSE_ABILITIES],
+        "house_abilities": copy_plain(list(data.HOUSE_ABILITIES)),
         "outcome": outcome(state),
     }
 
@@ -348,7 +348,7 @@ def state_to_json(state: State) -> dict:
         "set_aside": [list(x) for x in state.set_aside], "turn": state.turn, "phase": state.phase,
         "pending": None if state.pending is None else [state.pending[0], state.pending[1], list(state.pending[2])],
         "quiet": state.quiet, "turn_no": state.turn_no, "seq": state.seq,
-        "last_battle": _copy_json(state.last_battle), "log": _copy_json(list(state.log)),
+        "last_battle": copy_plain(state.last_battle), "log": copy_plain(list(state.log)),
         "result": state.result, "reason": state.reason, "options": dict(state.options),
     }
 
@@ -371,8 +371,8 @@ def state_from_json(d: dict) -> State:
     s.quiet = d["quiet"]
     s.turn_no = d["turn_no"]
     s.seq = d["seq"]
-    s.last_battle = _copy_json(d["last_battle"])
-    s.log = tuple(_copy_json(d["log"]))
+    s.last_battle = copy_plain(d["last_battle"])
+    s.log = tuple(copy_plain(d["log"]))
     s.result = d["result"]
     s.reason = d["reason"]
     s.options = resolve_options(OPTIONS, d.get("options"))  # states saved before options existed
@@ -614,10 +614,20 @@ def _finish(s: State, result: int, reason: str) -> State:
     return s
 
 
-def _copy_flat(entry: dict) -> dict:
-    """Copy of a log-like dict whose values are scalars, flat lists or such dicts."""
-    return {k: (list(v) if isinstance(v, list) else v) for k, v in entry.items()}
+# ---- the engine object --------------------------------------------------------------------------
+class MakelandiaEngine(Engine):
+    id, title, min_players, max_players, version, options = ID, TITLE, MIN_PLAYERS, MAX_PLAYERS, VERSION, OPTIONS
+    new_game = staticmethod(new_game)
+    awaiting = staticmethod(awaiting)
+    legal_actions = staticmethod(legal_actions)
+    apply = staticmethod(apply)
+    view = staticmethod(view)
+    outcome = staticmethod(outcome)
+    state_to_json = staticmethod(state_to_json)
+    state_from_json = staticmethod(state_from_json)
+    clock_seconds = staticmethod(clock_seconds)
+    on_timeout = staticmethod(on_timeout)
+    check_invariants = staticmethod(check_invariants)
 
 
-def _copy_json(value):
-    return None if value is None else json.loads(json.dumps(value))
+ENGINE = MakelandiaEngine()

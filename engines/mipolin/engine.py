@@ -29,13 +29,12 @@ replays are exact and no view can show a future draw.
 
 from __future__ import annotations
 
-import copy
 import random
 from itertools import permutations
 
 from engines.mipolin import data
-from engines.mipolin.view import build_view
-from engines.protocol import IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
+from engines.plain import copy_plain
+from engines.protocol import Engine, IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
 
 # ---------------------------------------------------------------- metadata
 ID = "mipolin"
@@ -319,11 +318,114 @@ _HANDLERS = {
 }
 
 
-# ---------------------------------------------------------------- view / outcome
-def view(state: dict, seat: int | None) -> dict:
-    return build_view(state, check_seat(seat, NUM_PLAYERS, spectator=True), outcome(state))
+# ---------------------------------------------------------------- view
+# The one place that decides what a seat (or a spectator, seat None) may see.
+#
+# Public: characters in play, the missing person, pieces, the Day marker, every revealed row, the
+# hands of players who left, hand sizes, the auction, who exchanged with whom, suggestions and who
+# showed, accusations and whether they were right. Private: the own hand; the cards of an exchange
+# (its two players); a shown card (shower and asker); an accusation's check (the accuser, during the
+# check: until the next player's turn is over). A player who is out gets the public view (a
+# spectator's log: the solution stays hidden from them, ruling). The culprit and the location are
+# shown to everybody only once the game is over.
+def view(s: dict, seat: int | None) -> dict:
+    """Everything ``seat`` (None = spectator) may know. The only place views are built; every
+    call builds new objects (nothing shared with the state or another seat's view)."""
+    me = check_seat(seat, NUM_PLAYERS, spectator=True)
+    over = s["phase"] == "over"
+    players = []
+    for p in range(len(s["hands"])):
+        players.append({
+            "seat": p,
+            "character": s["chars"][p],
+            "area": s["area"][p],
+            "active": s["active"][p],
+            "hand_count": len(s["hands"][p]),
+            "row": list(s["rows"][p]),
+            "exposed": list(s["exposed"][p]) if s["exposed"][p] is not None else None,
+            "left": _left_reason(s, p),
+        })
+    auction = None
+    if s["auction"] is not None:
+        auc = s["auction"]
+        auction = {"bids": [list(b) for b in auc["bids"]], "high": auc["high"],
+                   "high_bidder": auc["high_bidder"], "bidder": s["bidder"]}
+    pending = None
+    if s["phase"] == "order":
+        pending = {"pairs": [list(p) for p in s["pending"]["pairs"]]}
+    elif s["phase"] == "show":
+        pend = s["pending"]
+        pending = {"character": pend["character"], "place": pend["place"],
+                   "passed": list(pend["passed"]), "shower": s["shower"], "asker": s["turn"]}
+    out = me is not None and not s["active"][me] and not over
+    log = [_redact(e, None if out and not _their_check(s["log"], i, me) else me) for i, e in enumerate(s["log"])]
+    return {
+        "game": "mipolin",
+        "seat": me,
+        "options": {"suggestions": s["opts"]["suggestions"], "character_choice": s["opts"]["character_choice"]},
+        "phase": s["phase"],
+        "provisional_dealer": s["pd"],
+        "picker": s["picker"],
+        "dealer": s["dealer"],
+        "order": list(s["order"]) if s["order"] else None,
+        "turn": s["turn"],
+        "round": s["round"],
+        "turns_each": 6,
+        "day": s["day"],
+        "time_up_day": 6,
+        "missing": s["missing"],
+        "players": players,
+        "hand": list(s["hands"][me]) if me is not None else None,
+        "auction": auction,
+        "pending": pending,
+        "log": log,
+        "last": _last_turn_events(log),
+        "solution": {"culprit": s["culprit"], "location": s["location"]} if over else None,
+        "outcome": outcome(s),
+        "catalog": data.public_catalog(),
+    }
 
 
+def _redact(event: dict, me: int | None) -> dict:
+    if "secret" not in event:
+        return copy_plain(event)
+    out = {k: copy_plain(v) for k, v in event.items() if k not in ("secret", "seen_by")}
+    if me is not None and me in event["seen_by"]:
+        out.update(copy_plain(event["secret"]))
+        out["private"] = True
+    return out
+
+
+def _their_check(log: list, index: int, seat: int) -> bool:
+    """``log[index]`` is ``seat``'s (wrong) accusation and its check is still on: at most the next
+    player's turn has begun since (that turn's events are the accuser's time to read what they saw)."""
+    event = log[index]
+    return (event["kind"] == "accuse" and event["seat"] == seat
+            and sum(e["kind"] == "turn" for e in log[index + 1:]) <= 1)
+
+
+def _left_reason(s: dict, p: int) -> str | None:
+    if s["active"][p]:
+        return None
+    for event in reversed(s["log"]):
+        if event["kind"] == "leave" and event["seat"] == p:
+            return event["why"]
+    return None
+
+
+def _last_turn_events(log: list) -> list:
+    """What just happened: the events of the previous turn and of the current one so far (the whole
+    log before the second turn starts)."""
+    starts = 0
+    for i in range(len(log) - 1, -1, -1):
+        if log[i]["kind"] == "turn":
+            starts += 1
+            if starts == 2:
+                return log[i:]
+    return log
+
+
+# ---------------------------------------------------------------- outcome
 def outcome(state: dict) -> dict | None:
     if state["phase"] != "over":
         return None
@@ -337,13 +439,13 @@ def outcome(state: dict) -> dict | None:
 
 
 def state_to_json(state: dict) -> dict:
-    return copy.deepcopy(state)
+    return copy_plain(state)
 
 
 def state_from_json(data_: dict) -> dict:
     if not isinstance(data_, dict) or "phase" not in data_ or "hands" not in data_:
         raise InvalidAction(f"not a mipolin state: {str(data_)[:80]!r}")
-    return copy.deepcopy(data_)
+    return copy_plain(data_)
 
 
 def clock_seconds(state: dict, seat: int) -> float | None:
@@ -407,7 +509,7 @@ def _clone(state: dict) -> dict:
     if state["auction"] is not None:
         s["auction"] = dict(state["auction"], bids=list(state["auction"]["bids"]))
     if state["pending"] is not None:
-        s["pending"] = copy.deepcopy(state["pending"])
+        s["pending"] = copy_plain(state["pending"])
     return s
 
 
@@ -415,7 +517,7 @@ def _validate(action) -> str:
     if not isinstance(action, dict):
         raise InvalidAction(f"action must be a dict with a 'type', got {action!r}")
     kind = action.get("type")
-    if kind not in _FIELDS:
+    if not isinstance(kind, str) or kind not in _FIELDS:
         raise InvalidAction(f"unknown action type {kind!r} in {action!r}; known: {list(ACTION_TYPES)}")
     extra = set(action) - _FIELDS[kind] - {"type"}
     missing = _FIELDS[kind] - set(action)
@@ -428,7 +530,7 @@ def _validate(action) -> str:
             top = MAX_BID if name == "level" else 9
             if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= top:
                 raise InvalidAction(f"{action!r}: {name!r} must be an integer 1-{top}, got {value!r}")
-    if "card" in action and action["card"] not in data.CARD_ORDER:
+    if "card" in action and (not isinstance(action["card"], str) or action["card"] not in data.CARD_ORDER):
         raise InvalidAction(f"{action!r}: unknown card {action['card']!r}")
     if "pairs" in action:
         pairs = action["pairs"]
@@ -581,3 +683,22 @@ def _next_turn(s: dict) -> None:
             break
     s["turn"], s["round"], s["phase"] = order[pos], rnd, "reveal"
     s["log"].append({"kind": "turn", "seat": order[pos], "round": rnd})
+
+
+# ---------------------------------------------------------------- the engine object
+class MipolinEngine(Engine):
+    id, title, min_players, max_players, version, options = ID, TITLE, MIN_PLAYERS, MAX_PLAYERS, VERSION, OPTIONS
+    new_game = staticmethod(new_game)
+    awaiting = staticmethod(awaiting)
+    legal_actions = staticmethod(legal_actions)
+    apply = staticmethod(apply)
+    view = staticmethod(view)
+    outcome = staticmethod(outcome)
+    state_to_json = staticmethod(state_to_json)
+    state_from_json = staticmethod(state_from_json)
+    clock_seconds = staticmethod(clock_seconds)
+    on_timeout = staticmethod(on_timeout)
+    check_invariants = staticmethod(check_invariants)
+
+
+ENGINE = MipolinEngine()

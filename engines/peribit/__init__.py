@@ -1,5 +1,5 @@
 """Peribit (ペリビット): two-player simultaneous stone placement. See ``engine.py``."""
 
-from engines.peribit.engine import ENGINE, PeribitEngine, State
+from engines.peribit.engine import ENGINE
 
-__all__ = ["ENGINE", "PeribitEngine", "State"]
+__all__ = ["ENGINE"]

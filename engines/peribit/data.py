@@ -14,13 +14,11 @@ MARK_LABELS = {
     "societas": {"en": "Societas", "ja": "ソキエタス", "color": "pink"},
 }
 STONES_PER_MARK = 12
-TOTAL_STONES = STONES_PER_MARK * len(MARKS)  # 36
 FIELD_LANES = 5
 HAND_SIZE = 3
 METUS_LIMIT = 12
 ROUNDS = 3
-EXCHANGE_GIVE = 2  # stones given ...
-EXCHANGE_GET = 1   # ... for stones drawn
+EXCHANGE_GIVE = 2  # stones given for the one stone drawn
 BETWEEN_ROUNDS_DELAY = 6.0  # seconds the server shows a round's result before the next round
 
 SCORING_NAME = {"en": "house scoring", "ja": "ハウス得点表"}

@@ -28,16 +28,20 @@ Actions (JSON dicts):
 
 from __future__ import annotations
 
-import json
 import random
 
 from engines.peribit import data
 from engines.peribit.scoring import best_role
-from engines.protocol import SYSTEM, IllegalAction, InvalidAction, check_seat, resolve_options, seat_clock
+from engines.plain import copy_plain
+from engines.protocol import SYSTEM, Engine, IllegalAction, InvalidAction, check_seat, resolve_options, seat_clock
 
+ID = "peribit"
+TITLE = "Peribit"
+NUM_PLAYERS = 2
+MIN_PLAYERS = MAX_PLAYERS = NUM_PLAYERS
+VERSION = "1"
 MARKS = data.MARKS
 MARK_INDEX = {name: i for i, name in enumerate(MARKS)}
-NUM_PLAYERS = 2
 SEATS = (0, 1)
 LOG_KEEP = 12
 
@@ -47,6 +51,9 @@ OPTIONS = [
      "label_ja": "配置の制限時間(秒・0 = なし。時間切れは自動配置、メトゥス+1)"},
 ]
 
+# Fields of each action type besides "type" (Peribit's "place" may also name its lane's "mark").
+ACTION_FIELDS = {"exchange": {"give"}, "no_exchange": set(), "place": {"lane"}, "new_lane": {"mark"},
+                 "next_round": set(), "timeout": {"seat"}}
 PLAYER_TYPES = ("exchange", "no_exchange", "place", "new_lane")
 SYSTEM_TYPES = ("next_round", "timeout")
 
@@ -75,7 +82,233 @@ class State:
         return new
 
 
-def _to_json(state: State) -> dict:
+# ---------------------------------------------------------------------------------- rules
+
+
+# -- setup ---------------------------------------------------------------------------------
+def new_game(num_players: int, seed: int, options: dict | None = None) -> State:
+    if num_players != NUM_PLAYERS:
+        raise InvalidAction(f"peribit is for exactly 2 players, not {num_players!r}")
+    s = State.__new__(State)
+    s.seed = seed
+    s.options = resolve_options(OPTIONS, options)
+    s.stella = 0
+    s.rounds = ()
+    s.log = ()
+    s.final = None
+    s.shuffles = 0
+    s.last = None
+    return _start_round(s, 1, 0)
+
+# -- whose turn ----------------------------------------------------------------------------
+def awaiting(state: State) -> frozenset[int]:
+    step = state.step
+    if step == PLACE:
+        return frozenset(s for s in SEATS if state.pending_pl[s] is None)
+    if step == EXCHANGE:
+        return frozenset(s for s in SEATS if state.eligible[s] and state.pending_ex[s] is None)
+    if step == BETWEEN:
+        return frozenset((SYSTEM,))
+    return frozenset()
+
+def legal_actions(state: State, seat: int) -> list[dict]:
+    if check_seat(seat, NUM_PLAYERS, system=True) == SYSTEM:
+        return [{"type": "next_round"}] if state.step == BETWEEN else []
+    if state.step == PLACE and state.pending_pl[seat] is None:
+        return _placements(state.lanes, state.hands[seat])
+    if state.step == EXCHANGE and state.eligible[seat] and state.pending_ex[seat] is None:
+        hand = state.hands[seat]
+        pairs = sorted({tuple(sorted((hand[i], hand[j])))
+                        for i in range(len(hand)) for j in range(i + 1, len(hand))})
+        return [{"type": "no_exchange"}] + [
+            {"type": "exchange", "give": [MARKS[a], MARKS[b]]} for a, b in pairs]
+    return []
+
+# -- apply ---------------------------------------------------------------------------------
+def apply(state: State, seat: int, action: dict) -> State:
+    check_seat(seat, NUM_PLAYERS, system=True)
+    kind = _validate(action)
+    if seat == SYSTEM:
+        if kind == "next_round":
+            if state.step != BETWEEN:
+                raise IllegalAction(f"{action!r}: the next round starts only between rounds "
+                                    f"(now: {state.step}, round {state.round})")
+            return _start_round(state.copy(), state.round + 1, state.rounds[-1]["surplus"])
+        if kind == "timeout":
+            return _timeout(state, action["seat"], action)
+        raise IllegalAction(f"{action!r}: the server (SYSTEM) only takes next_round/timeout steps")
+    if kind in SYSTEM_TYPES:
+        raise IllegalAction(f"{action!r}: only the server takes {kind!r} steps")
+    if seat not in awaiting(state):
+        raise IllegalAction(f"seat {seat} is not awaited now (step {state.step}, round {state.round}, "
+                            f"placement {state.placement}); refused {action!r}")
+    if kind in ("exchange", "no_exchange"):
+        if state.step != EXCHANGE:
+            raise IllegalAction(f"{action!r}: exchanges are decided only in the exchange step (now {state.step})")
+        give = ()
+        if kind == "exchange":
+            give = tuple(sorted(MARK_INDEX[m] for m in action["give"]))
+            if not _has(state.hands[seat], give):
+                raise IllegalAction(f"seat {seat} cannot give {action['give']!r}: hand is "
+                                    f"{[MARKS[m] for m in state.hands[seat]]}")
+        return _decide_exchange(state, seat, give)
+    if state.step != PLACE:
+        raise IllegalAction(f"{action!r}: stones are placed only in the placement step (now {state.step})")
+    hand = state.hands[seat]
+    if kind == "place":
+        lane = action["lane"]
+        if lane >= len(state.lanes):
+            raise IllegalAction(f"{action!r}: there is no lane {lane} (the field has {len(state.lanes)} lanes)")
+        mark = state.lanes[lane][0]
+        if "mark" in action and MARK_INDEX[action["mark"]] != mark:
+            raise IllegalAction(f"{action!r}: lane {lane} is a {MARKS[mark]} lane")
+        if mark not in hand:
+            raise IllegalAction(f"seat {seat} holds no {MARKS[mark]} stone for lane {lane}")
+        return _decide_placement(state, seat, (lane, mark, False))
+    mark = MARK_INDEX[action["mark"]]
+    if mark not in hand:
+        raise IllegalAction(f"seat {seat} holds no {MARKS[mark]} stone for a new lane")
+    if any(lane_mark == mark for lane_mark, _ in state.lanes):
+        raise IllegalAction(f"{action!r}: a {MARKS[mark]} lane exists, so no new {MARKS[mark]} lane")
+    return _decide_placement(state, seat, (-1, mark, False))
+
+# -- clocks and server steps ---------------------------------------------------------------
+def clock_seconds(state: State, seat: int) -> float | None:
+    check_seat(seat, NUM_PLAYERS, system=True)
+    return seat_clock(state.options["placement_clock"], seat, awaiting(state))
+
+def on_timeout(state: State, seat: int) -> dict:
+    return {"type": "timeout", "seat": check_seat(seat, NUM_PLAYERS)}
+
+def delay(state: State) -> float:
+    return data.BETWEEN_ROUNDS_DELAY if state.step == BETWEEN else 0.0
+
+# -- view ----------------------------------------------------------------------------------
+
+# ---------------------------------------------------------------------------------------- view
+
+def _multa_view(multa) -> dict:
+    scored = _score(multa)
+    return {"counts": {MARKS[m]: multa[m] for m in range(3)}, "total": sum(multa), **scored}
+
+
+def _round_view(r: dict) -> dict:
+    """``r`` is already a private copy."""
+    r["multas"] = [{MARKS[m]: c[m] for m in range(3)} for c in r["multas"]]
+    return r
+
+
+def view(s: State, seat: int | None) -> dict:
+    """Everything ``seat`` (None = spectator) may know. The only place views are built; every
+    call builds new objects (nothing shared with the state or another seat's view)."""
+    viewer = check_seat(seat, NUM_PLAYERS, spectator=True)
+    step = s.step
+    own_pending = None
+    own_exchange = None
+    if viewer is not None:
+        p = s.pending_pl[viewer]
+        if p is not None:
+            own_pending = {"lane": p[0] if p[0] >= 0 else None, "mark": MARKS[p[1]],
+                           "new_lane": p[0] < 0, "late": p[2]}
+        e = s.pending_ex[viewer]
+        if e is not None:
+            own_exchange = [MARKS[m] for m in e]
+    wins = [sum(1 for r in s.rounds if r["winner"] == x) for x in SEATS]
+    last, log, rounds, final = copy_plain([s.last, list(s.log), list(s.rounds), s.final])
+    return {
+        "game": "peribit",
+        "seat": viewer,
+        "round": s.round,
+        "rounds_total": data.ROUNDS,
+        "placement": s.placement,
+        "time": "mane" if s.placement % 2 else "nox",
+        "step": step,
+        "metus": s.metus,
+        "metus_limit": data.METUS_LIMIT,
+        "metus_start": s.metus_start,
+        "stella_metus": s.stella,
+        "lanes": [{"index": i, "mark": MARKS[m], "stones": n} for i, (m, n) in enumerate(s.lanes)],
+        "deck_count": len(s.deck),
+        "hand_counts": [len(h) for h in s.hands],
+        "hand": None if viewer is None else [MARKS[m] for m in s.hands[viewer]],
+        "drawn": None if viewer is None or s.drawn[viewer] is None else MARKS[s.drawn[viewer]],
+        "multas": [_multa_view(m) for m in s.multas],
+        "exchange": {
+            "open": step == EXCHANGE,
+            "can": list(s.eligible) if step == EXCHANGE else [False, False],
+            "decided": [s.pending_ex[x] is not None for x in SEATS] if step == EXCHANGE else [False, False],
+            "mine": own_exchange,
+            "last": None if s.last_exchange is None else list(s.last_exchange),
+        },
+        "placed": [s.pending_pl[x] is not None for x in SEATS] if step == PLACE else [False, False],
+        "my_placement": own_pending,
+        "last_result": last,
+        "log": log,
+        "rounds": [_round_view(r) for r in rounds],
+        "round_wins": wins,
+        "final": final,
+        "placement_clock": s.options["placement_clock"],
+        "scoring": {"name_en": data.SCORING_NAME["en"], "name_ja": data.SCORING_NAME["ja"],
+                    "roles": [{k: r[k] for k in ("id", "en", "ja", "condition_en", "condition_ja", "points_text")}
+                              for r in data.ROLES]},
+        "marks": [{"id": m, **data.MARK_LABELS[m]} for m in MARKS],
+    }
+
+
+# -- outcome -------------------------------------------------------------------------------
+def outcome(state: State) -> dict | None:
+    if state.step != OVER:
+        return None
+    final = state.final
+    totals = final["totals"]
+    winner = final["winner"]
+    if winner is None:
+        ranks = [0, 0]
+        reason = f"draw: equal totals {totals[0]}–{totals[1]} over 3 rounds (house scoring)"
+    else:
+        ranks = [0 if s == winner else 1 for s in SEATS]
+        reason = (f"seat {winner} wins with the higher total over 3 rounds, "
+                  f"{totals[winner]} to {totals[1 - winner]} (house scoring)")
+    return {"ranks": ranks, "scores": list(totals), "teams": None, "reason": reason}
+
+# -- persistence and checks ----------------------------------------------------------------
+
+def check_invariants(state: State) -> None:
+    counts = [0, 0, 0]
+    for m in state.deck:
+        counts[m] += 1
+    for mark, n in state.lanes:
+        assert n >= 1, f"empty lane {mark}"
+        counts[mark] += n
+    for hand in state.hands:
+        assert len(hand) <= data.HAND_SIZE, f"hand too big: {hand}"
+        for m in hand:
+            counts[m] += 1
+    for multa in state.multas:
+        assert all(c >= 0 for c in multa), multa
+        for m in range(3):
+            counts[m] += multa[m]
+    assert counts == [data.STONES_PER_MARK] * 3, f"stones not conserved: {counts}"
+    assert state.metus >= 0 and state.stella >= 0
+    assert state.stella == sum(r["surplus"] for r in state.rounds)
+    assert 1 <= state.round <= data.ROUNDS
+    if state.step == PLACE:
+        for s in SEATS:
+            assert state.hands[s], f"seat {s} has no stone to place"
+            p = state.pending_pl[s]
+            if p is not None:
+                lane, mark, _late = p
+                assert mark in state.hands[s]
+                assert (lane == -1 and all(m != mark for m, _ in state.lanes)) or state.lanes[lane][0] == mark
+    if state.step == EXCHANGE:
+        assert any(state.eligible), "an exchange step nobody can take"
+    if state.step == OVER:
+        assert state.final is not None and len(state.rounds) == data.ROUNDS
+
+
+# --------------------------------------------------------------------------------- persistence
+
+def state_to_json(state: State) -> dict:
     return {
         "seed": state.seed,
         "options": dict(state.options),
@@ -94,12 +327,12 @@ def _to_json(state: State) -> dict:
         "pending_pl": [None if p is None else list(p) for p in state.pending_pl],
         "drawn": list(state.drawn),
         "last_exchange": None if state.last_exchange is None else list(state.last_exchange),
-        **_clone({"last": state.last, "log": state.log, "rounds": state.rounds, "final": state.final}),
+        **copy_plain({"last": state.last, "log": list(state.log), "rounds": list(state.rounds), "final": state.final}),
         "shuffles": state.shuffles,
     }
 
 
-def _from_json(d: dict) -> State:
+def state_from_json(d: dict) -> State:
     s = State.__new__(State)
     s.seed = d["seed"]
     s.options = dict(d["options"])
@@ -118,184 +351,12 @@ def _from_json(d: dict) -> State:
     s.pending_pl = tuple(None if p is None else tuple(p) for p in d["pending_pl"])
     s.drawn = tuple(d["drawn"])
     s.last_exchange = None if d["last_exchange"] is None else tuple(d["last_exchange"])
-    s.last = _clone(d["last"])
-    s.log = tuple(_clone(d["log"]))
-    s.rounds = tuple(_clone(d["rounds"]))
-    s.final = _clone(d["final"])
+    s.last = copy_plain(d["last"])
+    s.log = tuple(copy_plain(d["log"]))
+    s.rounds = tuple(copy_plain(d["rounds"]))
+    s.final = copy_plain(d["final"])
     s.shuffles = d["shuffles"]
     return s
-
-
-# --------------------------------------------------------------------------------------- engine
-
-class PeribitEngine:
-    id = "peribit"
-    title = "Peribit"
-    title_ja = "ペリビット"
-    min_players = NUM_PLAYERS
-    max_players = NUM_PLAYERS
-    version = "1"
-    options = OPTIONS
-
-    # -- setup ---------------------------------------------------------------------------------
-    def new_game(self, num_players: int, seed: int, options: dict | None = None) -> State:
-        if num_players != NUM_PLAYERS:
-            raise InvalidAction(f"peribit is for exactly 2 players, not {num_players!r}")
-        s = State.__new__(State)
-        s.seed = seed
-        s.options = resolve_options(OPTIONS, options)
-        s.stella = 0
-        s.rounds = ()
-        s.log = ()
-        s.final = None
-        s.shuffles = 0
-        s.last = None
-        return _start_round(s, 1, 0)
-
-    # -- whose turn ----------------------------------------------------------------------------
-    def awaiting(self, state: State) -> frozenset[int]:
-        step = state.step
-        if step == PLACE:
-            return frozenset(s for s in SEATS if state.pending_pl[s] is None)
-        if step == EXCHANGE:
-            return frozenset(s for s in SEATS if state.eligible[s] and state.pending_ex[s] is None)
-        if step == BETWEEN:
-            return frozenset((SYSTEM,))
-        return frozenset()
-
-    def legal_actions(self, state: State, seat: int) -> list[dict]:
-        if check_seat(seat, NUM_PLAYERS, system=True) == SYSTEM:
-            return [{"type": "next_round"}] if state.step == BETWEEN else []
-        if state.step == PLACE and state.pending_pl[seat] is None:
-            return _placements(state.lanes, state.hands[seat])
-        if state.step == EXCHANGE and state.eligible[seat] and state.pending_ex[seat] is None:
-            hand = state.hands[seat]
-            pairs = sorted({tuple(sorted((hand[i], hand[j])))
-                            for i in range(len(hand)) for j in range(i + 1, len(hand))})
-            return [{"type": "no_exchange"}] + [
-                {"type": "exchange", "give": [MARKS[a], MARKS[b]]} for a, b in pairs]
-        return []
-
-    # -- apply ---------------------------------------------------------------------------------
-    def apply(self, state: State, seat: int, action: dict) -> State:
-        check_seat(seat, NUM_PLAYERS, system=True)
-        kind = _validate(action)
-        if seat == SYSTEM:
-            if kind == "next_round":
-                if state.step != BETWEEN:
-                    raise IllegalAction(f"{action!r}: the next round starts only between rounds "
-                                        f"(now: {state.step}, round {state.round})")
-                return _start_round(state.copy(), state.round + 1, state.rounds[-1]["surplus"])
-            if kind == "timeout":
-                return _timeout(state, action["seat"], action)
-            raise IllegalAction(f"{action!r}: the server (SYSTEM) only takes next_round/timeout steps")
-        if kind in SYSTEM_TYPES:
-            raise IllegalAction(f"{action!r}: only the server takes {kind!r} steps")
-        if seat not in self.awaiting(state):
-            raise IllegalAction(f"seat {seat} is not awaited now (step {state.step}, round {state.round}, "
-                                f"placement {state.placement}); refused {action!r}")
-        if kind in ("exchange", "no_exchange"):
-            if state.step != EXCHANGE:
-                raise IllegalAction(f"{action!r}: exchanges are decided only in the exchange step (now {state.step})")
-            give = ()
-            if kind == "exchange":
-                give = tuple(sorted(MARK_INDEX[m] for m in action["give"]))
-                if not _has(state.hands[seat], give):
-                    raise IllegalAction(f"seat {seat} cannot give {action['give']!r}: hand is "
-                                        f"{[MARKS[m] for m in state.hands[seat]]}")
-            return _decide_exchange(state, seat, give)
-        if state.step != PLACE:
-            raise IllegalAction(f"{action!r}: stones are placed only in the placement step (now {state.step})")
-        hand = state.hands[seat]
-        if kind == "place":
-            lane = action["lane"]
-            if lane >= len(state.lanes):
-                raise IllegalAction(f"{action!r}: there is no lane {lane} (the field has {len(state.lanes)} lanes)")
-            mark = state.lanes[lane][0]
-            if "mark" in action and MARK_INDEX[action["mark"]] != mark:
-                raise IllegalAction(f"{action!r}: lane {lane} is a {MARKS[mark]} lane")
-            if mark not in hand:
-                raise IllegalAction(f"seat {seat} holds no {MARKS[mark]} stone for lane {lane}")
-            return _decide_placement(state, seat, (lane, mark, False))
-        mark = MARK_INDEX[action["mark"]]
-        if mark not in hand:
-            raise IllegalAction(f"seat {seat} holds no {MARKS[mark]} stone for a new lane")
-        if any(lane_mark == mark for lane_mark, _ in state.lanes):
-            raise IllegalAction(f"{action!r}: a {MARKS[mark]} lane exists, so no new {MARKS[mark]} lane")
-        return _decide_placement(state, seat, (-1, mark, False))
-
-    # -- clocks and server steps ---------------------------------------------------------------
-    def clock_seconds(self, state: State, seat: int) -> float | None:
-        check_seat(seat, NUM_PLAYERS, system=True)
-        return seat_clock(state.options["placement_clock"], seat, self.awaiting(state))
-
-    def on_timeout(self, state: State, seat: int) -> dict:
-        return {"type": "timeout", "seat": check_seat(seat, NUM_PLAYERS)}
-
-    def delay(self, state: State) -> float:
-        return data.BETWEEN_ROUNDS_DELAY if state.step == BETWEEN else 0.0
-
-    # -- view ----------------------------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> dict:
-        return _view(state, check_seat(seat, NUM_PLAYERS, spectator=True))
-
-    # -- outcome -------------------------------------------------------------------------------
-    def outcome(self, state: State) -> dict | None:
-        if state.step != OVER:
-            return None
-        final = state.final
-        totals = final["totals"]
-        winner = final["winner"]
-        if winner is None:
-            ranks = [0, 0]
-            reason = f"draw: equal totals {totals[0]}–{totals[1]} over 3 rounds (house scoring)"
-        else:
-            ranks = [0 if s == winner else 1 for s in SEATS]
-            reason = (f"seat {winner} wins with the higher total over 3 rounds, "
-                      f"{totals[winner]} to {totals[1 - winner]} (house scoring)")
-        return {"ranks": ranks, "scores": list(totals), "teams": None, "reason": reason}
-
-    # -- persistence and checks ----------------------------------------------------------------
-    def state_to_json(self, state: State) -> dict:
-        return _to_json(state)
-
-    def state_from_json(self, d: dict) -> State:
-        return _from_json(d)
-
-    def check_invariants(self, state: State) -> None:
-        counts = [0, 0, 0]
-        for m in state.deck:
-            counts[m] += 1
-        for mark, n in state.lanes:
-            assert n >= 1, f"empty lane {mark}"
-            counts[mark] += n
-        for hand in state.hands:
-            assert len(hand) <= data.HAND_SIZE, f"hand too big: {hand}"
-            for m in hand:
-                counts[m] += 1
-        for multa in state.multas:
-            assert all(c >= 0 for c in multa), multa
-            for m in range(3):
-                counts[m] += multa[m]
-        assert counts == [data.STONES_PER_MARK] * 3, f"stones not conserved: {counts}"
-        assert state.metus >= 0 and state.stella >= 0
-        assert state.stella == sum(r["surplus"] for r in state.rounds)
-        assert 1 <= state.round <= data.ROUNDS
-        if state.step == PLACE:
-            for s in SEATS:
-                assert state.hands[s], f"seat {s} has no stone to place"
-                p = state.pending_pl[s]
-                if p is not None:
-                    lane, mark, _late = p
-                    assert mark in state.hands[s]
-                    assert (lane == -1 and all(m != mark for m, _ in state.lanes)) or state.lanes[lane][0] == mark
-        if state.step == EXCHANGE:
-            assert any(state.eligible), "an exchange step nobody can take"
-        if state.step == OVER:
-            assert state.final is not None and len(state.rounds) == data.ROUNDS
-
-
-ENGINE = PeribitEngine()
 
 
 # ------------------------------------------------------------------------------------ helpers
@@ -304,9 +365,13 @@ def _validate(action) -> str:
     if not isinstance(action, dict):
         raise InvalidAction(f"action must be a dict, got {action!r}")
     kind = action.get("type")
-    if kind not in PLAYER_TYPES and kind not in SYSTEM_TYPES:
+    if not isinstance(kind, str) or kind not in ACTION_FIELDS:
         raise InvalidAction(f"unknown action type {kind!r} in {action!r}; known: "
                             f"{', '.join(PLAYER_TYPES + SYSTEM_TYPES)}")
+    fields = set(action) - {"type"} - ({"mark"} if kind == "place" else set())
+    if fields != ACTION_FIELDS[kind]:
+        raise InvalidAction(f"{action!r}: a {kind!r} action has the fields {sorted(ACTION_FIELDS[kind])}"
+                            + (" (and optionally 'mark')" if kind == "place" else ""))
     if kind == "exchange":
         give = action.get("give")
         if not isinstance(give, (list, tuple)) or len(give) != data.EXCHANGE_GIVE or \
@@ -316,7 +381,7 @@ def _validate(action) -> str:
         lane = action.get("lane")
         if not isinstance(lane, int) or isinstance(lane, bool) or lane < 0:
             raise InvalidAction(f"{action!r}: 'lane' must be a lane index (int >= 0)")
-        if "mark" in action and action["mark"] not in MARK_INDEX:
+        if "mark" in action and (not isinstance(action["mark"], str) or action["mark"] not in MARK_INDEX):
             raise InvalidAction(f"{action!r}: 'mark' must be one of {MARKS}")
     elif kind == "new_lane":
         if not isinstance(action.get("mark"), str) or action["mark"] not in MARK_INDEX:
@@ -326,11 +391,6 @@ def _validate(action) -> str:
         if not isinstance(s, int) or isinstance(s, bool):
             raise InvalidAction(f"{action!r}: 'seat' must be a seat number")
     return kind
-
-
-def _clone(value):
-    """A deep copy of JSON-safe data (much faster than copy.deepcopy)."""
-    return json.loads(json.dumps(value))
 
 
 def _has(hand: tuple, stones: tuple) -> bool:
@@ -626,69 +686,22 @@ def _peribit(s: State) -> None:
     s.step = OVER
 
 
-# -------------------------------------------------------------------------------------- view
+# ---------------------------------------------------------------------------- the engine object
 
-def _multa_view(multa) -> dict:
-    scored = _score(multa)
-    return {"counts": {MARKS[m]: multa[m] for m in range(3)}, "total": sum(multa), **scored}
+class PeribitEngine(Engine):
+    id, title, min_players, max_players, version, options = ID, TITLE, MIN_PLAYERS, MAX_PLAYERS, VERSION, OPTIONS
+    new_game = staticmethod(new_game)
+    awaiting = staticmethod(awaiting)
+    legal_actions = staticmethod(legal_actions)
+    apply = staticmethod(apply)
+    view = staticmethod(view)
+    outcome = staticmethod(outcome)
+    state_to_json = staticmethod(state_to_json)
+    state_from_json = staticmethod(state_from_json)
+    delay = staticmethod(delay)
+    clock_seconds = staticmethod(clock_seconds)
+    on_timeout = staticmethod(on_timeout)
+    check_invariants = staticmethod(check_invariants)
 
 
-def _round_view(r: dict) -> dict:
-    """``r`` is already a private copy."""
-    r["multas"] = [{MARKS[m]: c[m] for m in range(3)} for c in r["multas"]]
-    return r
-
-
-def _view(s: State, viewer: int | None) -> dict:
-    """Everything ``viewer`` (None = spectator) may know. The only place views are built."""
-    step = s.step
-    own_pending = None
-    own_exchange = None
-    if viewer is not None:
-        p = s.pending_pl[viewer]
-        if p is not None:
-            own_pending = {"lane": p[0] if p[0] >= 0 else None, "mark": MARKS[p[1]],
-                           "new_lane": p[0] < 0, "late": p[2]}
-        e = s.pending_ex[viewer]
-        if e is not None:
-            own_exchange = [MARKS[m] for m in e]
-    wins = [sum(1 for r in s.rounds if r["winner"] == x) for x in SEATS]
-    last, log, rounds, final = _clone([s.last, s.log, s.rounds, s.final])  # one copy, not shared
-    return {
-        "game": "peribit",
-        "seat": viewer,
-        "round": s.round,
-        "rounds_total": data.ROUNDS,
-        "placement": s.placement,
-        "time": "mane" if s.placement % 2 else "nox",
-        "step": step,
-        "metus": s.metus,
-        "metus_limit": data.METUS_LIMIT,
-        "metus_start": s.metus_start,
-        "stella_metus": s.stella,
-        "lanes": [{"index": i, "mark": MARKS[m], "stones": n} for i, (m, n) in enumerate(s.lanes)],
-        "deck_count": len(s.deck),
-        "hand_counts": [len(h) for h in s.hands],
-        "hand": None if viewer is None else [MARKS[m] for m in s.hands[viewer]],
-        "drawn": None if viewer is None or s.drawn[viewer] is None else MARKS[s.drawn[viewer]],
-        "multas": [_multa_view(m) for m in s.multas],
-        "exchange": {
-            "open": step == EXCHANGE,
-            "can": list(s.eligible) if step == EXCHANGE else [False, False],
-            "decided": [s.pending_ex[x] is not None for x in SEATS] if step == EXCHANGE else [False, False],
-            "mine": own_exchange,
-            "last": None if s.last_exchange is None else list(s.last_exchange),
-        },
-        "placed": [s.pending_pl[x] is not None for x in SEATS] if step == PLACE else [False, False],
-        "my_placement": own_pending,
-        "last_result": last,
-        "log": log,
-        "rounds": [_round_view(r) for r in rounds],
-        "round_wins": wins,
-        "final": final,
-        "placement_clock": s.options["placement_clock"],
-        "scoring": {"name_en": data.SCORING_NAME["en"], "name_ja": data.SCORING_NAME["ja"],
-                    "roles": [{k: r[k] for k in ("id", "en", "ja", "condition_en", "condition_ja", "points_text")}
-                              for r in data.ROLES]},
-        "marks": [{"id": m, **data.MARK_LABELS[m]} for m in MARKS],
-    }
+ENGINE = PeribitEngine()

@@ -1,8 +1,5 @@
 """Synomilia (シノミリア), 2 players: predict the pile, stack chips, bluff. See ``engine.py``."""
 
-from engines.protocol import ModuleEngine
-from engines.synomilia import engine as _rules
-
-ENGINE = ModuleEngine(_rules)
+from engines.synomilia.engine import ENGINE
 
 __all__ = ["ENGINE"]

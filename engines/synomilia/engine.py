@@ -37,9 +37,8 @@ from __future__ import annotations
 import random
 
 from engines.plain import copy_plain
-from engines.protocol import SYSTEM, IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
+from engines.protocol import SYSTEM, Engine, IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
 from engines.synomilia import data
-from engines.synomilia.view import build_view
 
 # ---------------------------------------------------------------- metadata
 ID = "synomilia"
@@ -56,8 +55,9 @@ OPTIONS = [
 ]
 
 PREDICT, PLAY, REVEAL, OVER = "predict", "play", "reveal", "over"
-PLAY_KINDS = ("sun", "moon", "change", "pass")  # kinds recorded in State.plays
-ACTION_TYPES = ("predict", "stack", "change", "pass", "reveal", "timeout")
+ACTION_FIELDS = {"predict": {"card"}, "stack": {"face"}, "change": {"card"}, "pass": set(), "reveal": set(),
+                 "timeout": {"seat"}}  # besides "type"; nothing else is accepted
+ACTION_TYPES = tuple(ACTION_FIELDS)
 
 
 # ---------------------------------------------------------------- state
@@ -67,7 +67,7 @@ class State:
     chips: (seat0, seat1) chips in hand. pile: str of "s"/"m" (sun/moon faces, bottom first).
     markers: (bool, bool) True = flipped to moon (change used this bout). available: per seat a
     sorted tuple of usable number cards. predictions: per seat the face-down card or None.
-    plays: this bout's plays as (seat, kind). history: finished bouts (dicts, never mutated).
+    plays: this bout's plays as (seat, kind), kind "sun", "moon", "change" or "pass". history: finished bouts (dicts, never mutated).
     """
 
     __slots__ = ("seed", "options", "phase", "bout", "start", "turn", "chips", "pile", "markers",
@@ -220,9 +220,96 @@ def apply(state: State, seat: int, action: dict) -> State:
     return new
 
 
-# ---------------------------------------------------------------- view / outcome
+# ---------------------------------------------------------------- view
+# Hidden: the opponent's face-down prediction (and so whether their change was a swap or a bluff)
+# until it is revealed; during the reveal phase only the first revealer's card is shown — the
+# second card appears only after the SYSTEM reveal step has been applied (in ``last_bout``).
+# Everything else (chips, pile faces, markers, available/used cards, plays) is public.
+# Plays and bout results are codes and numbers (``type``, ``end_condition``, ``reason``, payout
+# ``step``/``due``/``paid``): a client words them in its player's language with the players' names
+# (the browser's ``static/games/synomilia.js``); only the game's final ``result`` carries its texts.
+_FACE = {"s": "sun", "m": "moon"}
+
+
 def view(state: State, seat: int | None) -> dict:
-    return build_view(state, check_seat(seat, data.NUM_PLAYERS, spectator=True))
+    """Everything ``seat`` (None = spectator) may know. The only place views are built; every
+    call builds new objects (nothing shared with the state or another seat's view)."""
+    seat = check_seat(seat, data.NUM_PLAYERS, spectator=True)
+    phase = state.phase
+    reveal = None
+    if phase == REVEAL:
+        first = state.first_revealer
+        revealed = [None, None]
+        revealed[first] = state.predictions[first]
+        reveal = {"first_revealer": first, "cards": revealed, "count": len(state.pile),
+                  "end_condition": state.end_condition, "delay": float(state.options["reveal_delay"])}
+    history = state.history
+    return {
+        "game": ID,
+        "viewer": seat,
+        "phase": phase,
+        "bout": state.bout,
+        "start_player": state.start,
+        "turn": state.turn,
+        "chips": list(state.chips),
+        "pile": [_FACE[f] for f in state.pile],
+        "pile_count": len(state.pile),
+        "pile_moons": state.pile.count("m"),
+        "pile_limit": data.PILE_LIMIT,
+        "markers": ["moon" if m else "sun" for m in state.markers],
+        "available": [list(a) for a in state.available],
+        "used": [[c for c in data.CARDS if c not in a] for a in state.available],
+        "predicted": [p is not None for p in state.predictions],
+        "my_prediction": state.predictions[seat] if seat is not None else None,
+        "last_actor": state.last_actor,
+        "plays": [_play_view(s, kind) for s, kind in state.plays],
+        "reveal": reveal,
+        "last_bout": _bout_view(history[-1]) if history else None,
+        "history": [{"bout": h["bout"], "cards": list(h["cards"]), "count": h["count"],
+                     "winner": h["winner"], "reason": h["reason"]} for h in history],
+        "reveal_delay": float(state.options["reveal_delay"]),
+        "result": _result_view(state) if phase == OVER else None,
+    }
+
+
+def _play_view(seat: int, kind: str) -> dict:
+    if kind in data.FACES:
+        return {"seat": seat, "type": "stack", "face": kind}
+    return {"seat": seat, "type": kind}
+
+
+def _bout_view(h: dict) -> dict:
+    winner = h["winner"]
+    return {
+        "bout": h["bout"],
+        "cards": list(h["cards"]),
+        "pile": [_FACE[f] for f in h["pile"]],
+        "count": h["count"],
+        "moons": h["moons"],
+        "start_player": h["start_player"],
+        "last_actor": h["last_actor"],
+        "first_revealer": h["first_revealer"],
+        "end_condition": h["end_condition"],
+        "winner": winner,
+        "loser": 1 - winner,
+        "reason": h["reason"],
+        "winner_held": h["winner_held"],
+        "payout": [{"step": line["step"], "due": line["due"], "paid": line["paid"], "from": line["from"]}
+                   for line in h["payout"]],
+        "received": sum(line["paid"] for line in h["payout"]),
+        "chips_after": list(h["chips_after"]),
+        "plays": [_play_view(s, kind) for s, kind in h["plays"]],
+    }
+
+
+def _result_view(state: State) -> dict:
+    a, b = state.chips
+    en, ja = result_text(state)
+    return {"winner": None if a == b else (0 if a > b else 1), "draw": a == b,
+            "chips": [a, b], "game_end": dict(state.game_end), "text_en": en, "text_ja": ja}
+
+
+# ---------------------------------------------------------------- outcome
 
 
 def outcome(state: State) -> dict | None:
@@ -345,8 +432,10 @@ def _parse(action) -> tuple[str, object]:
     if not isinstance(action, dict):
         raise InvalidAction(f"action must be a dict with a 'type', got {action!r}")
     kind = action.get("type")
-    if kind not in ACTION_TYPES:
+    if not isinstance(kind, str) or kind not in ACTION_FIELDS:
         raise InvalidAction(f"unknown action type {kind!r} in {action!r}; known: {list(ACTION_TYPES)}")
+    if set(action) != ACTION_FIELDS[kind] | {"type"}:
+        raise InvalidAction(f"{action!r}: a {kind!r} action has exactly the fields {sorted(ACTION_FIELDS[kind] | {'type'})}")
     if kind in ("predict", "change"):
         card = action.get("card")
         if not isinstance(card, int) or isinstance(card, bool) or card not in data.CARDS:
@@ -459,3 +548,23 @@ def _resolve_bout(state: State) -> State:
         new.bout = state.bout + 1
         new.start = winner
     return new
+
+
+# ---------------------------------------------------------------- the engine object
+class SynomiliaEngine(Engine):
+    id, title, min_players, max_players, version, options = ID, TITLE, MIN_PLAYERS, MAX_PLAYERS, VERSION, OPTIONS
+    new_game = staticmethod(new_game)
+    awaiting = staticmethod(awaiting)
+    legal_actions = staticmethod(legal_actions)
+    apply = staticmethod(apply)
+    view = staticmethod(view)
+    outcome = staticmethod(outcome)
+    state_to_json = staticmethod(state_to_json)
+    state_from_json = staticmethod(state_from_json)
+    delay = staticmethod(delay)
+    clock_seconds = staticmethod(clock_seconds)
+    on_timeout = staticmethod(on_timeout)
+    check_invariants = staticmethod(check_invariants)
+
+
+ENGINE = SynomiliaEngine()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 NUM_PLAYERS = 3
 ELEMENTS = ("fire", "wood", "water")
-ELEMENT_JA = ("火", "木", "水")
 FIRE = 0
 NUMBERS = 5  # 0-4
 COPIES = 4

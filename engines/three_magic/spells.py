@@ -19,10 +19,6 @@ def number(card: int) -> int:
     return card % 20 // 4
 
 
-def ctype(card: int) -> int:
-    return card // 4
-
-
 def has_star(card: int) -> bool:
     return card % 20 >= 4 and card % 4 < data.STARRED_COPIES
 
@@ -43,7 +39,6 @@ for _seq in data.ASCENDING_SPELLS:
     SEQ_KIND[_seq] = "ascending"
 for _seq in data.DESCENDING_SPELLS:
     SEQ_KIND[_seq] = "descending"
-RUN_SEQS = frozenset(data.ASCENDING_SPELLS + data.DESCENDING_SPELLS)
 
 # IS_SPELL[t1 * 225 + t2 * 15 + t3]: the three card types (in this order) form a spell.
 IS_SPELL = [False] * NUM_TYPES ** 3

@@ -34,8 +34,7 @@ def _deep_checks(engine, num_players):
         assert engine.state_to_json(engine.state_from_json(data)) == data
         for viewer in [None, *range(num_players)]:
             json.dumps(engine.view(after, viewer))
-        if hasattr(engine, "check_invariants"):
-            engine.check_invariants(after)
+        engine.check_invariants(after)
         # apply must not mutate: re-applying to a copy of the JSON gives the same result
         again = engine.apply(engine.state_from_json(snapshot), seat, copy.deepcopy(action))
         assert engine.state_to_json(again) == data
@@ -73,10 +72,39 @@ def test_registry_knows_every_game():
 @pytest.mark.parametrize("game_id", ENGINE_IDS)
 def test_required_members(game_id):
     engine = engines.get(game_id)
-    for name in ["id", "title", "min_players", "max_players", "new_game", "awaiting", "legal_actions",
-                 "apply", "view", "outcome", "state_to_json", "state_from_json"]:
-        assert hasattr(engine, name), name
+    assert isinstance(engine, engines.Engine)
+    for name in ["new_game", "awaiting", "legal_actions", "apply", "view", "outcome", "state_to_json",
+                 "state_from_json"]:
+        assert getattr(type(engine), name) is not getattr(engines.Engine, name), f"{game_id} lacks {name}"
+    for name in ["id", "title", "min_players", "max_players", "version", "options"]:
+        assert getattr(engine, name) is not None, name
     assert 1 <= engine.min_players <= engine.max_players
+
+
+@pytest.mark.parametrize("game_id", ENGINE_IDS)
+def test_every_game_has_the_same_shape(game_id):
+    """engines/<id>/: __init__.py exporting engine.py's ENGINE, data.py, and engine.py with the
+    rules' gist as its docstring and the metadata; nothing else in the package imports engine.py
+    (no cycles)."""
+    import ast
+    import importlib
+    import pathlib
+
+    package = pathlib.Path(engines.__file__).parent / game_id
+    assert (package / "data.py").is_file() and (package / "engine.py").is_file()
+    module = importlib.import_module(f"engines.{game_id}.engine")
+    assert module.ENGINE is engines.get(game_id)
+    assert len(module.__doc__) > 400, "engine.py's docstring gives the rules' gist"
+    for name in ("ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "VERSION", "OPTIONS"):
+        assert hasattr(module, name), name
+    assert (module.ID, module.TITLE, module.MIN_PLAYERS, module.MAX_PLAYERS) == (
+        module.ENGINE.id, module.ENGINE.title, module.ENGINE.min_players, module.ENGINE.max_players)
+    for path in package.glob("*.py"):
+        if path.name in ("__init__.py", "engine.py"):
+            continue
+        imported = {node.module for node in ast.walk(ast.parse(path.read_text()))
+                    if isinstance(node, ast.ImportFrom) and node.module}
+        assert f"engines.{game_id}.engine" not in imported, f"{path.name} imports engine.py"
 
 
 @pytest.mark.parametrize("game_id", ENGINE_IDS)
@@ -86,7 +114,7 @@ def test_random_playouts(game_id):
         for i in range(PLAYOUTS_PER_COUNT):
             seed = 1000 * num_players + i
             on_step = _deep_checks(engine, num_players) if i < DEEP_CHECKED else None
-            if on_step is None and hasattr(engine, "check_invariants"):
+            if on_step is None:
                 def on_step(before, seat, action, after):
                     engine.check_invariants(after)
             result = play(engine, num_players, seed, on_step=on_step)
@@ -165,10 +193,9 @@ def test_seats_must_be_real_ints_in_range(game_id):
                              lambda: engine.apply(state, bad, some_action)):
                     with pytest.raises(engines.InvalidAction, match="seat"):
                         call()
-                for name in ("clock_seconds", "on_timeout"):
-                    if hasattr(engine, name):
-                        with pytest.raises(engines.InvalidAction, match="seat"):
-                            getattr(engine, name)(state, bad)
+                for call in (lambda: engine.clock_seconds(state, bad), lambda: engine.on_timeout(state, bad)):
+                    with pytest.raises(engines.InvalidAction, match="seat"):
+                        call()
             with pytest.raises(engines.InvalidAction, match="seat"):
                 engine.view(state, SYSTEM)
             engine.view(state, None)
@@ -191,7 +218,7 @@ def test_every_awaited_decision_has_a_clock_and_a_legal_timeout(game_id):
     accepted in every position of random games (some moves are timeouts); a table where nobody
     ever moves (every decision times out) still reaches the end."""
     engine = engines.get(game_id)
-    assert hasattr(engine, "clock_seconds") and hasattr(engine, "on_timeout")
+    assert type(engine).clock_seconds is not engines.Engine.clock_seconds, "every game has a clock"
     for num_players in player_counts(engine):
         for seed in range(8):
             rng = random.Random(seed)
@@ -221,3 +248,126 @@ def test_every_awaited_decision_has_a_clock_and_a_legal_timeout(game_id):
             else:
                 pytest.fail(f"{game_id} seed {seed}: the game did not end")
             assert engine.outcome(state) is not None
+
+
+# ---------------------------------------------------------------- malformed actions, shared views
+
+def _sample_states(engine, seeds=range(3), every=7):
+    """States along seeded random games of every player count: the start, every ``every``-th
+    step (some awaiting SYSTEM, some a simultaneous step), and the end."""
+    for num_players in sorted({engine.min_players, engine.max_players}):
+        for seed in seeds:
+            result = play(engine, num_players, seed)
+            state = engine.new_game(num_players, seed)
+            yield num_players, state
+            for index, (seat, action) in enumerate(result.log):
+                state = engine.apply(state, seat, action)
+                if index % every == every - 1:
+                    yield num_players, state
+            yield num_players, state
+
+
+BAD_VALUES = [None, True, [], {}, [[]], [{}], {"a": 1}, [1, 2, 3, 4, 5, 6, 7], "", "no-such", 1.5, -1,
+              2**64, -(2**64), 10**100, float("nan")]
+
+
+def _malformed(legal: list[dict]) -> list:
+    """Actions of the wrong shape: not dicts, bad types, and each field of some legal actions
+    replaced by values of every wrong kind, removed, or joined by an unknown field."""
+    bad = [None, 0, "pass", [], [{"type": "pass"}], (), {}, {"type": None}]
+    bad += [{"type": value} for value in BAD_VALUES]
+    for action in legal[:6]:
+        for key in action:
+            for value in BAD_VALUES:
+                bad.append({**action, key: value})
+            bad.append({k: v for k, v in action.items() if k != key})
+        bad.append({**action, "extra": [1]})
+    return bad
+
+
+@pytest.mark.parametrize("game_id", ENGINE_IDS)
+def test_malformed_actions_are_refused_with_the_protocol_errors(game_id):
+    """Any action of the wrong shape, from any seat (SYSTEM too) in any state, is refused with
+    InvalidAction or IllegalAction (never TypeError, KeyError... which the server would log as an
+    engine failure), or, when it happens to be a legal action in other words, accepted; the state
+    never changes."""
+    engine = engines.get(game_id)
+    tried = 0
+    for num_players, state in _sample_states(engine):
+        before = engine.state_to_json(state)
+        awaited = sorted(engine.awaiting(state))
+        seats = sorted({*awaited, 0, SYSTEM})
+        legal = [a for s in awaited for a in engine.legal_actions(state, s)]
+        for seat in seats:
+            for action in _malformed(legal):
+                tried += 1
+                try:
+                    engine.apply(state, seat, action)
+                except engines.IllegalAction:
+                    pass
+                except Exception as exc:  # pragma: no cover - the failure this test exists for
+                    pytest.fail(f"{game_id}: {action!r} from seat {seat} raised {exc!r}, not InvalidAction/IllegalAction")
+        assert engine.state_to_json(state) == before
+    assert tried > 1000
+
+
+@pytest.mark.parametrize("game_id", ENGINE_IDS)
+def test_wrong_types_and_fields_are_invalid_not_merely_illegal(game_id):
+    """The first error tier: a wrong kind of value where an action's type or field belongs is
+    InvalidAction (the server's 400), whoever sends it."""
+    engine = engines.get(game_id)
+    for num_players, state in _sample_states(engine, seeds=range(2)):
+        awaited = sorted(s for s in engine.awaiting(state) if s >= 0)
+        for seat in awaited:
+            for value in ([], {}, None, 5, [["x"]]):
+                with pytest.raises(engines.InvalidAction):
+                    engine.apply(state, seat, {"type": value})
+            for action in engine.legal_actions(state, seat)[:4]:
+                for key in action:
+                    if key == "type":
+                        continue
+                    for value in ([], {}, {"a": [1]}):
+                        with pytest.raises(engines.InvalidAction):
+                            engine.apply(state, seat, {**action, key: value})
+                with pytest.raises(engines.InvalidAction):
+                    engine.apply(state, seat, {**action, "extra": 1})  # an unknown field
+
+
+def _mutate(value, seen: set) -> None:
+    """Change every dict and list inside ``value`` in place (children first)."""
+    if id(value) in seen:
+        return
+    seen.add(id(value))
+    if isinstance(value, dict):
+        for item in list(value.values()):
+            _mutate(item, seen)
+        for key in list(value):
+            value[key] = "mutated"
+        value["mutated"] = True
+    elif isinstance(value, list):
+        for item in value:
+            _mutate(item, seen)
+        value[:] = ["mutated"] * len(value)
+        value.append("mutated")
+    elif isinstance(value, tuple):
+        for item in value:
+            _mutate(item, seen)
+
+
+@pytest.mark.parametrize("game_id", ENGINE_IDS)
+def test_a_view_shares_nothing_mutable(game_id):
+    """A view handed to a caller is its own: changing every part of one seat's view changes no
+    other seat's view (built before or after), nor the state, nor the views built later."""
+    engine = engines.get(game_id)
+    for num_players, state in _sample_states(engine, seeds=range(2), every=5):
+        before = engine.state_to_json(state)
+        viewers = [None, *range(num_players)]
+        for changed in viewers:
+            views = {v: engine.view(state, v) for v in viewers}
+            expected = {v: json.dumps(views[v], sort_keys=True) for v in viewers}
+            _mutate(views[changed], set())
+            for v in viewers:
+                if v != changed:
+                    assert json.dumps(views[v], sort_keys=True) == expected[v], (game_id, changed, v)
+                assert json.dumps(engine.view(state, v), sort_keys=True) == expected[v], (game_id, changed, v)
+            assert engine.state_to_json(state) == before

@@ -106,3 +106,23 @@ def test_json_the_database_cannot_store_is_refused_over_the_socket(server):
     sock.send({"type": "action", "action": {"type": "predict", "card": 3}, "version": version})  # still alive
     assert sock.latest_view(version=version + 1)["version"] == version + 1
     assert json.dumps(host.get(f"/api/rooms/{room_id}/view").json())  # and the REST view still works
+
+
+@pytest.mark.parametrize("game, bad_actions", [
+    ("mipolin", [{"type": []}, {"type": {}}, {"type": "reveal", "card": []}, {"type": "bid", "level": {}}]),
+    ("peribit", [{"type": [1]}, {"type": "place", "lane": 0, "mark": []}, {"type": "no_exchange", "x": 1}]),
+    ("makelandia", [{"type": {}}, {"type": "reinforce", "to": 1, "card": []}]),
+])
+def test_malformed_actions_get_400_and_change_nothing(server, game, bad_actions):
+    """A malformed action from the awaited seat is the engine's InvalidAction: 400 invalid_action
+    (never the 422 a failing engine would get), and the match stays at its version."""
+    names = ["Aki", "Ben", "Cho", "Dan"][:{"mipolin": 3, "peribit": 2, "makelandia": 4}[game]]
+    room_id, apis = setup_room(server.base_url, game, names)
+    assert apis[0].post(f"/api/rooms/{room_id}/start").status_code == 200
+    message = apis[0].get(f"/api/rooms/{room_id}/view").json()
+    seat = min(s for s in message["awaiting"] if s >= 0)
+    player = apis[seat]
+    for action in bad_actions:
+        response = player.post(f"/api/rooms/{room_id}/actions", {"action": action, "version": message["version"]})
+        assert error_code(response, 400) == "invalid_action", action
+    assert player.get(f"/api/rooms/{room_id}/view").json()["version"] == message["version"]
