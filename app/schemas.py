@@ -84,6 +84,11 @@ class NewPlayer(BaseModel):
                       description="any text without control characters")
 
 
+class PlayerRename(NewPlayer):
+    """A new name for the caller: the same rules as a new player's name (the one name validator,
+    inherited), checked against claimed names the same way."""
+
+
 class PlayerCreated(BaseModel):
     id: str
     name: str

@@ -72,6 +72,9 @@ class Settings(BaseSettings):
     rate_frames_per_ip: str = "6000/60"
     rate_chat_per_token: str = "5/10"
     rate_chat_per_ip: str = "30/10"
+    # Renames (PATCH /api/players/me): each is pushed to every table the player sits at.
+    rate_names_per_token: str = "10/60"
+    rate_names_per_ip: str = "60/60"
     # Reverse proxies trusted to name the client (X-Forwarded-For), so per-IP limits see clients, not
     # the proxy: comma-separated addresses, or "*" when only a proxy can reach the app (docker-compose).
     forwarded_allow_ips: str = "127.0.0.1"

@@ -16,7 +16,7 @@ function renderHeader() {
 // --- landing (static/landing.js) ---------------------------------------------------------------
 
 function landing() {
-  return renderLanding(main, { api, store, toast, ensurePlayer, open: (path) => { history.pushState({}, "", path); route(); } });
+  return renderLanding(main, { api, store, toast, ensurePlayer, refreshHeader: renderHeader, open: (path) => { history.pushState({}, "", path); route(); } });
 }
 
 function route() {

@@ -4,6 +4,7 @@ import { h } from "/static/dom.js";
 import { getLang, t } from "/static/i18n.js";
 import { gameTitle } from "/static/client.js";
 import { CARD_INFO } from "/static/landing-games.js";
+import { identityLine } from "/static/identity.js";
 
 /** ``app`` is what the page shell provides: api, store, toast, ensurePlayer, open(path). */
 export async function renderLanding(main, app) {
@@ -14,8 +15,8 @@ export async function renderLanding(main, app) {
     if (anonymous && !nameInput.value.trim()) nameInput.value = `${t("Guest", "ゲスト")} ${Math.floor(1000 + Math.random() * 9000)}`;
     const name = nameInput.value.trim();
     if (!name) { nameInput.focus(); throw new Error(t("name_needed")); }
-    if (!app.store.token || app.store.name !== name) localStorage.removeItem("asobiba.token");
-    await app.ensurePlayer(name);
+    await app.ensurePlayer(name); // a saved player is renamed, never replaced (static/client.js)
+    app.refreshHeader?.();
   };
   const form = roomForm(games, app, needPlayer);
   const cards = h("ul", { class: "game-cards", "aria-label": t("Games", "ゲーム") },
@@ -24,6 +25,7 @@ export async function renderLanding(main, app) {
   main.replaceChildren(h("section", { class: "landing" },
     h("p", { class: "tagline" }, t("tagline")),
     h("p", { class: "name-row" }, h("label", {}, t("your_name"), " ", nameInput)),
+    app.store.token ? identityLine({ name: app.store.name, onSwitched: () => { app.refreshHeader?.(); renderLanding(main, app); } }) : "",
     mine, cards, form.element));
   if (app.store.token) myRooms(mine, games, app).catch(() => {});
 }

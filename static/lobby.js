@@ -6,6 +6,7 @@ import { h } from "/static/dom.js";
 import { t } from "/static/i18n.js";
 import { store, toast } from "/static/client.js";
 import { optionInput, optionValue } from "/static/landing.js";
+import { identityLine } from "/static/identity.js";
 
 /** Seats are numbered from 1 everywhere a person reads them (the API's indices start at 0). */
 export function seatLabel(seat) { return t(`Seat ${seat + 1}`, `席${seat + 1}`); }
@@ -143,6 +144,13 @@ function tableSettings(page, isHost) {
   return el;
 }
 
+/** The lobby's identity line, kept across room pushes (a half-typed new name survives them). */
+function identityFor(page, seated) {
+  return identityLine({ name: store.name, rename: true, switchable: !seated,
+    onRenamed: () => { page.identity = null; page.onPlayer(); page.renderRoom(); },
+    onSwitched: () => { page.identity = null; page.onPlayer(); page.reconnectAsPlayer(); page.renderRoom(); } });
+}
+
 function renderLobby(el, page) {
   const room = page.room;
   const me = store.playerId;
@@ -170,9 +178,12 @@ function renderLobby(el, page) {
   const parts = [
     h("p", { id: "next-step", class: "next-step", role: "status" }, nextStep(room, me)),
   ];
-  if (canJoin && store.token && store.name) {
-    // a saved player (maybe a claimed account) sits under their name; no field that could drop it
-    parts.push(h("p", { class: "join-name" }, t("You will sit as ", "着席する名前: "), h("b", {}, store.name)));
+  if (store.token && store.name) {
+    // a saved player (maybe a claimed account) sits under their name, which they can change here
+    // (the same player, renamed at every table); "Not you?" only before sitting down
+    if (canJoin) parts.push(h("p", { class: "join-name" }, t("You will sit as ", "着席する名前: "), h("b", {}, store.name)));
+    if (!page.identity || page.identitySeated !== seated) { page.identity = identityFor(page, seated); page.identitySeated = seated; }
+    parts.push(page.identity);
   } else if (canJoin) {
     parts.push(h("p", { class: "join-name" }, h("label", { for: "name-input" }, t("your_name")), " ", page.nameInput,
       h("span", { class: "muted" }, " ", t("then take a seat below", "を入れて、下の席を選んでください"))));

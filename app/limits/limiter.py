@@ -21,6 +21,7 @@ LIMITS = {
     "actions": "actions",
     "frames": "socket messages",
     "chat": "chat messages",
+    "names": "name changes",
 }
 
 
