@@ -28,6 +28,17 @@ RATE_LIMITED = {429: {"description": "`rate_limited`: too many requests from thi
 ROOM_CHANGE = dict(dependencies=[rate_limit("actions")], responses=RATE_LIMITED)
 
 
+def check_table(engine, seats: int, options: dict) -> None:
+    """A table of ``seats`` with ``options`` is one ``engine`` plays (its metadata: players, options);
+    else 422 ``bad_seats`` / ``bad_options``. For a new room and for the host's changes in the lobby."""
+    if not engine.min_players <= seats <= engine.max_players:
+        raise ApiError(422, "bad_seats", f"{engine.title} takes {engine.min_players}–{engine.max_players} players, not {seats}")
+    try:
+        engine.new_game(seats, 0, options)
+    except (ValueError, TypeError) as exc:
+        raise ApiError(422, "bad_options", f"options {options!r} are not valid for {engine.id}: {exc}") from None
+
+
 @router.post("", status_code=201, dependencies=[rate_limit("rooms")], responses={
     **RATE_LIMITED, 409: {"description": "`too_many_rooms`: the caller already hosts the most rooms not yet started"}})
 async def create_room(body: NewRoom, player: CurrentPlayer, db: DbDep, hub: HubDep,
@@ -37,12 +48,7 @@ async def create_room(body: NewRoom, player: CurrentPlayer, db: DbDep, hub: HubD
     except ValueError as exc:
         raise ApiError(422, "unknown_game", str(exc)) from None
     seats = body.seats if body.seats is not None else engine.min_players
-    if not engine.min_players <= seats <= engine.max_players:
-        raise ApiError(422, "bad_seats", f"{engine.title} takes {engine.min_players}–{engine.max_players} players, not {seats}")
-    try:
-        engine.new_game(seats, 0, body.options)
-    except ValueError as exc:
-        raise ApiError(422, "bad_options", f"options {body.options!r} are not valid for {engine.id}: {exc}") from None
+    check_table(engine, seats, body.options)
 
     def create(session) -> str:
         hosting = session.scalar(select(func.count()).select_from(Room)
@@ -81,12 +87,7 @@ async def change_room(room_id: RoomId, body: RoomSettings, player: CurrentPlayer
         engine = engines.get(room.game)
         seats = body.seats if body.seats is not None else room.num_seats
         options = {**(room.options or {}), **(body.options or {})}
-        if not engine.min_players <= seats <= engine.max_players:
-            raise ApiError(422, "bad_seats", f"{engine.title} takes {engine.min_players}–{engine.max_players} players, not {seats}")
-        try:
-            engine.new_game(seats, 0, options)
-        except (ValueError, TypeError) as exc:
-            raise ApiError(422, "bad_options", f"options {body.options!r} are not valid for {engine.id}: {exc}") from None
+        check_table(engine, seats, options)
         rows = store.room_seats(session, room_id)
         if seats < len(rows):
             leaving = [r for r in rows[seats:] if r.player_id is not None]
