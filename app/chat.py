@@ -22,6 +22,10 @@ from app.settings import Settings
 from app.unavailable import is_outage, unavailable
 
 HISTORY = 50
+# The channel of the room's notices (a bot plays for someone, someone is back): stored with the
+# player they are about, ``text`` the notice's code and the seat; pages word them in their language.
+NOTICE = "notice"
+NOTICES = ("bot_plays", "back")
 
 
 def _teams(live: LiveRoom) -> list | None:
@@ -72,7 +76,7 @@ async def send_history(live: LiveRoom, connection: Connection, db: Database) -> 
     database unreachable the socket is told so (``unavailable``) and goes on without them: the
     match itself is in memory, and a socket must not end on a failed extra."""
     team = team_of(live, live.seat_of(connection.player_id))
-    channels = ["room"] + ([f"team:{team}"] if team is not None else [])
+    channels = ["room", NOTICE] + ([f"team:{team}"] if team is not None else [])
     try:
         messages = await db.run(_history, live.id, channels)
     except Exception as exc:
@@ -92,6 +96,11 @@ def _store(session: Session, room_id: str, player_id: str, channel: str, text: s
     return _as_dict(row, name)
 
 
+def store_notice(session: Session, room_id: str, player_id: str, seat: int, kind: str) -> dict:
+    """A notice about ``player_id`` in ``seat`` (``kind`` one of ``NOTICES``), stored in the chat."""
+    return _store(session, room_id, player_id, NOTICE, f"{kind}:{seat}")
+
+
 def _history(session: Session, room_id: str, channels: list[str]) -> list[dict]:
     rows = session.execute(select(ChatMessage, Player.name).join(Player, Player.id == ChatMessage.player_id)
                            .where(ChatMessage.room_id == room_id, ChatMessage.channel.in_(channels))
@@ -103,5 +112,14 @@ def _as_dict(row: ChatMessage, name: str) -> dict:
     at = row.created_at
     if at.tzinfo is None:  # SQLite returns naive datetimes; they were stored as UTC
         at = at.replace(tzinfo=timezone.utc)
-    return {"id": row.id, "channel": row.channel, "player_id": row.player_id, "name": name, "text": row.text,
-            "at": at.isoformat()}
+    message = {"id": row.id, "channel": row.channel, "player_id": row.player_id, "name": name, "text": row.text,
+               "at": at.isoformat()}
+    if row.channel == NOTICE:  # e.g. "bot_plays:1": which notice, about which seat
+        kind, _, seat = row.text.partition(":")
+        message.update(notice=kind, seat=int(seat) if seat.isdigit() else None,
+                       text=_NOTICE_TEXT.get(kind, kind).format(name=name))
+    return message
+
+
+# The English wording for clients that do not know the notice (the room page words it itself).
+_NOTICE_TEXT = {"bot_plays": "A bot plays for {name} until they are back.", "back": "{name} is back and plays again."}

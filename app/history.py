@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import engines
 from app import ratings, store
+from app.endings import actions as platform
 from app.errors import ApiError, not_found
 from app.models import Match, MatchAction, MatchResult, Room, utcnow
 from engines.protocol import SYSTEM
@@ -66,7 +67,8 @@ def match_record(session: Session, match: Match, admin: bool = False) -> dict:
     end = match.finished_at
     record = {
         "id": match.id, "game": match.game, "title": engine.title, "engine_version": match.engine_version,
-        "options": match.options, "status": match.status, "seats": seats, "outcome": match.outcome,
+        "options": match.options, "status": match.status, "ending": match.ending, "table_rated": match.rated,
+        "seats": seats, "outcome": match.outcome,
         "scores": (match.outcome or {}).get("scores"), "steps": store.log_length(session, match.id),
         "rated": any(r.rated for r in results.values()),
         "unrated_reason": ratings.unrated_reason(session, match),
@@ -106,19 +108,22 @@ def replay_step(session: Session, match: Match, seat: int | str | None, step: in
         step = len(log)
     if not 0 <= step <= len(log):
         raise ApiError(422, "bad_step", f"step must be between 0 and {len(log)}, not {step}")
-    state = store.replay_state(match, [(a.seat, a.action) for a in log], upto=step)
+    state, table = store.replay_match(match, [(a.seat, a.action) for a in log], upto=step)
     viewer = None if seat == "all" else seat
     last = None
     if step:
         row = log[step - 1]
         last = {"idx": row.idx, "seat": row.seat, "at": iso(row.created_at)}
-        if seat == "all" or (seat is not None and row.seat == seat):
+        if row.seat == platform.PLATFORM:  # a vote or an early end: public once the match is over
             last["action"] = row.action
-    awaiting = sorted(engine.awaiting(state))
+        elif seat == "all" or (seat is not None and row.seat == seat):
+            last["action"] = row.action
+    awaiting = [] if table.ended is not None else sorted(engine.awaiting(state))
     message = {
         "match_id": match.id, "game": match.game, "status": match.status, "step": step, "steps": len(log),
         "seat": seat, "players": seat_list(match), "view": engine.view(state, viewer), "awaiting": awaiting,
-        "outcome": engine.outcome(state), "last_action": last,
+        "outcome": platform.outcome(engine, state, table), "last_action": last, "ending": match.ending,
+        "rated": match.rated,
     }
     if seat == "all":
         message["state"] = engine.state_to_json(state)
@@ -133,8 +138,8 @@ def export_record(session: Session, match: Match) -> dict:
         "format": EXPORT_FORMAT, "format_version": EXPORT_VERSION, "match_id": match.id, "game": match.game,
         "engine_version": match.engine_version, "options": match.options, "seed": match.seed,
         "seats": seat_list(match), "status": match.status, "started_at": iso(match.started_at),
-        "finished_at": iso(match.finished_at), "outcome": match.outcome,
-        "actions": [{"idx": a.idx, "seat": a.seat, "action": a.action, "at": iso(a.created_at)}
+        "finished_at": iso(match.finished_at), "outcome": match.outcome, "ending": match.ending,
+        "rated": match.rated, "actions": [{"idx": a.idx, "seat": a.seat, "action": a.action, "at": iso(a.created_at)}
                     for a in actions(session, match.id)],
         "final_state": match.state, "exported_at": iso(utcnow()),
     }
@@ -149,11 +154,12 @@ def replay_export(record: dict) -> dict:
         raise ValueError(f"unsupported export format_version {record.get('format_version')!r}; this build reads {EXPORT_VERSION}")
     engine = engines.get(record["game"])
     state = engine.new_game(len(record["seats"]), record["seed"], record["options"])
+    table = platform.Table()
     for expected_idx, entry in enumerate(record["actions"]):
         if entry["idx"] != expected_idx:
             raise ValueError(f"action {expected_idx} is missing (found idx {entry['idx']})")
-        state = engine.apply(state, entry["seat"], entry["action"])
-    outcome = engine.outcome(state)
+        state, table = platform.replay(engine, state, [(entry["seat"], entry["action"])], table)
+    outcome = platform.outcome(engine, state, table)
     final = json.loads(json.dumps(engine.state_to_json(state)))
     return {
         "game": record["game"], "steps": len(record["actions"]), "outcome": outcome,

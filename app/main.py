@@ -31,6 +31,8 @@ from app.routers import admin, leaderboard, matches  # ratings, history, replay,
 from app.routers import bots, stream  # bot seats, NDJSON stream (issue 9)
 from app.routers import accounts, me, rematch  # accounts, a returning player's rooms, rematch (issue 16)
 from app.routers import health, metrics  # probes and Prometheus metrics (issue 19)
+from app.routers import endings  # ending a match early, a new table with the same people (issue 29)
+from app.endings import record as endings_record
 from app.settings import ROOT, Settings, get_settings
 
 
@@ -106,10 +108,11 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     app.add_middleware(DrainGate, lifecycle=app.state.lifecycle)
     app.add_middleware(ObservabilityMiddleware)  # outermost: ids, logs and metrics for everything
     ratings.install()  # rate matches in the transaction that finishes them
+    endings_record.install()  # and say how a match ended (abandoned)
     for module in (players, games, rooms, live, pages,
                    bots, stream,
                    leaderboard,  # after players, so /api/players/me keeps its route
-                   matches, me, rematch, accounts,
+                   matches, me, rematch, endings, accounts,
                    admin,
                    health, metrics):
         app.include_router(module.router)

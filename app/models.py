@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import true, JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -41,6 +41,10 @@ class Room(Base):
     bot_think_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     # Seconds a seated player may be away from a running match before a bot plays for them.
     grace_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # False: the host made the table unrated (casual); its matches leave ratings unchanged.
+    rated: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # The new table with the same people, opened after a match here (app/endings/next_table.py).
+    next_room_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -74,6 +78,10 @@ class Match(Base):
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The room's rated setting when the match started.
+    rated: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # How it ended when it was not played out: resigned, aborted, claimed, abandoned (app/endings).
+    ending: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class MatchAction(Base):

@@ -2,9 +2,14 @@
 
 Rules (kept simple so a re-rating from scratch gives exactly the incremental numbers):
 - Only finished matches are rated; aborted ones get result rows but no rating change.
-- A match with any bot seat (in ``match.seats`` or seated later in place of a leaver) is not
-  rated at all: a win against a bot says little, and rating only the humans of a mixed match
-  would rate them against an opponent that has no rating.
+- A match with any bot seat (in ``match.seats`` or seated later by the host in place of a leaver)
+  is not rated at all: a win against a bot says little, and rating only the humans of a mixed match
+  would rate them against an opponent that has no rating. Nor is a match at a table the host made
+  unrated (``match.rated`` false, a casual table).
+- A bot that played for an absent player (a zombie seat, ``Abandonment``) does not void the match:
+  an abandonment counts as a loss for the leaver (ranked after every seat that was not abandoned,
+  as lichess counts it), and the others' results stand as played. In a team game the leaver's
+  team is ranked after the teams without a leaver. Rage-quitting cannot make a lost match unrated.
 - Free-for-all games rate by ``outcome["ranks"]`` (0 = best, ties share a rank: a draw is a draw).
   Team games (``outcome["teams"]`` set) rate the teams as units; a team's rank is its best
   member's rank.
@@ -15,7 +20,7 @@ Rules (kept simple so a re-rating from scratch gives exactly the incremental num
 from __future__ import annotations
 
 from openskill.models import PlackettLuce
-from sqlalchemy import bindparam, delete, insert, or_, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from app import store
@@ -36,11 +41,11 @@ def describe(mu: float, sigma: float) -> dict:
             "provisional": sigma >= PROVISIONAL_SIGMA}
 
 
-# Built once: every finished match asks it, in the action writer's batch transaction.
-_BOT_TOOK_OVER = select(or_(
+# Built once: every finished match asks them, in the action writer's batch transaction.
+_BOT_SEATED = select(
     select(Player.id).join(RoomSeat, RoomSeat.player_id == Player.id)
-    .where(RoomSeat.room_id == bindparam("b_room"), Player.is_bot.is_(True)).exists(),  # seated now
-    select(Abandonment.id).where(Abandonment.match_id == bindparam("b_match")).exists()))
+    .where(RoomSeat.room_id == bindparam("b_room"), Player.is_bot.is_(True)).exists())  # seated now
+_ABANDONED = select(Abandonment.seat).where(Abandonment.match_id == bindparam("b_match"))
 
 
 def unrated_reason(session: Session, match: Match | store.FinishedMatch) -> str | None:
@@ -49,19 +54,42 @@ def unrated_reason(session: Session, match: Match | store.FinishedMatch) -> str 
         return "the match was aborted"
     if match.status != "finished" or not match.outcome or match.outcome.get("ranks") is None:
         return "the match did not finish"
+    if getattr(match, "rated", True) is False:
+        return "the table was unrated"
     if any(seat.get("bot") for seat in match.seats):
         return "a bot played"
-    if session.scalar(_BOT_TOOK_OVER, {"b_room": match.room_id, "b_match": match.id}):
-        return "a bot took over a seat"  # seated in place of a leaver, or playing for an absent player
+    if session.scalar(_BOT_SEATED, {"b_room": match.room_id}):
+        return "a bot took over a seat"  # seated by the host in place of a leaver
+    if len(abandoned_seats(session, match.id)) >= len(match.seats):
+        return "every player left"  # bots played it out for all of them: nobody's result to rate
     ids = [seat["player_id"] for seat in match.seats]
     if len(set(ids)) != len(ids):
         return "one player held several seats"
     return None
 
 
-def _groups(match: Match) -> tuple[list[list[int]], list[int]]:
+def abandoned_seats(session: Session, match_id: str) -> set[int]:
+    return set(session.scalars(_ABANDONED, {"b_match": match_id}))
+
+
+def counted_ranks(ranks: list[int], abandoned: set[int], teams: list | None = None) -> list[int]:
+    """The ranks as rated and recorded: a seat (in a team game, a team) whose player abandoned the
+    match comes after every other, whatever the bot that played for them did."""
+    if not abandoned:
+        return list(ranks)
+    last = max(ranks) + 1
+    if teams:
+        out = list(ranks)
+        for team in teams:
+            if set(team) & abandoned:
+                for s in team:
+                    out[s] = last
+        return out
+    return [last if s in abandoned else rank for s, rank in enumerate(ranks)]
+
+
+def _groups(match: Match, ranks: list[int]) -> tuple[list[list[int]], list[int]]:
     """Seats grouped into rated units (one per seat, or one per team) and each unit's rank."""
-    ranks = match.outcome["ranks"]
     teams = match.outcome.get("teams")
     if teams:
         groups = [list(team) for team in teams if team]
@@ -76,13 +104,15 @@ def record_result(session: Session, match: Match | store.FinishedMatch) -> None:
     aborted, so ratings and the outcome are committed together or not at all."""
     finished_at = match.finished_at or match.started_at
     ranks = (match.outcome or {}).get("ranks") if match.status == "finished" else None
+    if ranks:
+        ranks = counted_ranks(ranks, abandoned_seats(session, match.id), match.outcome.get("teams"))
     rows = [{"match_id": match.id, "seat": i, "player_id": seat["player_id"], "game": match.game,
              "status": match.status, "rank": ranks[i] if ranks else None, "rated": False,
              "finished_at": finished_at, "mu_before": None, "sigma_before": None, "mu_after": None,
              "sigma_after": None}
             for i, seat in enumerate(match.seats)]
     if unrated_reason(session, match) is None:
-        _rate(session, match, rows, finished_at)
+        _rate(session, match, rows, finished_at, ranks)
     session.execute(_ADD_RESULTS, rows)
 
 
@@ -97,13 +127,13 @@ _SET_RATING = update(_RATINGS).where(_RATINGS.c.player_id == bindparam("b_player
 _ADD_RESULTS = insert(MatchResult.__table__)
 
 
-def _rate(session: Session, match, rows: list[dict], finished_at) -> None:
+def _rate(session: Session, match, rows: list[dict], finished_at, ranks: list[int]) -> None:
     """Rate a finished match: every seat's rating before and after in its result row, and the
     players' ratings moved on (a player's first rated match starts from the model's prior)."""
     connection = session.connection()
     ids = sorted({row["player_id"] for row in rows})
     current = {r.player_id: r for r in connection.execute(_LOCKED_RATINGS, {"b_game": match.game, "b_ids": ids})}
-    groups, group_ranks = _groups(match)
+    groups, group_ranks = _groups(match, ranks)
     seat_player = [row["player_id"] for row in rows]
     teams = [[MODEL.rating(mu=current[seat_player[s]].mu, sigma=current[seat_player[s]].sigma)
               if seat_player[s] in current else MODEL.rating(mu=MODEL.mu, sigma=MODEL.sigma) for s in group]

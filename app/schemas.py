@@ -115,6 +115,8 @@ class NewRoom(BaseModel):
     grace_seconds: float | None = Field(default=None, ge=0, le=3600, description=(
         "seconds a seated player may be away from the running match before the game's bot plays for "
         "them until they come back (a zombie seat); default the server's (60), 0 = never"))
+    rated: bool = Field(default=True, strict=True, description=(
+        "false: a casual table; its matches leave every rating unchanged"))
 
 
 class RoomSettings(BaseModel):

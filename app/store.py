@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import engines
 from engines.bots import DEFAULT_LEVEL
+from app.endings import actions as platform
 from app.errors import ApiError, not_found
 from app.models import Match, MatchAction, Player, Room, RoomSeat, utcnow
 from app.security import new_id
@@ -40,6 +41,7 @@ class LogEntry:
     snapshot: dict | None = None
     outcome: dict | None = None
     epoch: int | None = None
+    status: str = "finished"  # what an entry with an outcome makes the match ("aborted": app/endings)
 
 
 @dataclass(slots=True)
@@ -56,6 +58,8 @@ class FinishedMatch:
     outcome: dict | None
     started_at: Any
     finished_at: Any
+    rated: bool = True  # False: the host made the table unrated
+    ending: str | None = None  # how it ended when not played out: resigned, aborted, claimed (abandoned)
 
 
 @dataclass
@@ -72,6 +76,8 @@ class RoomInfo:
     bot_think_seconds: float | None
     seats: list[dict] = field(default_factory=list)  # {"seat", "player_id", "name", "bot", "left"}
     grace_seconds: float | None = None  # before an absent player's seat goes to a bot (zombie seats)
+    rated: bool = True  # the host's choice: an unrated table leaves ratings unchanged
+    next_room_id: str | None = None  # the new table with the same people (app/endings/next_table.py)
 
 
 @dataclass
@@ -86,6 +92,7 @@ class MatchInfo:
     status: str
     state: Any
     version: int
+    table: platform.Table = field(default_factory=platform.Table)  # the platform actions so far
 
 
 def get_room(session: Session, room_id: str, for_update: bool = False) -> Room:
@@ -125,7 +132,7 @@ def room_info(session: Session, room_id: str) -> RoomInfo:
               "bot_level": (s.private_data or {}).get("bot_level", DEFAULT_LEVEL) if s.player_id and s.is_bot else None}
              for s in connection.execute(SEAT_ROWS, {"b_room": room_id})]
     return RoomInfo(room.id, room.game, room.options, room.status, room.host_id, room.match_id, room.num_seats,
-                    room.bot_think_seconds, seats, room.grace_seconds)
+                    room.bot_think_seconds, seats, room.grace_seconds, room.rated, room.next_room_id)
 
 
 def load_match(session: Session, match_id: str) -> MatchInfo:
@@ -138,10 +145,15 @@ def load_match(session: Session, match_id: str) -> MatchInfo:
     tail = session.execute(select(MatchAction.seat, MatchAction.action)
                            .where(MatchAction.match_id == match_id, MatchAction.idx >= match.version)
                            .order_by(MatchAction.idx)).all()
-    for seat, action in tail:
-        state = engine.apply(state, seat, action)
+    # Platform actions (votes, an early end) do not change the engine's state, so the snapshot
+    # does not hold them: the table is folded from all of them (a few rows at most).
+    votes = session.execute(select(MatchAction.seat, MatchAction.action)
+                            .where(MatchAction.match_id == match_id, MatchAction.idx < match.version,
+                                   MatchAction.seat == platform.PLATFORM).order_by(MatchAction.idx)).all()
+    _, table = platform.replay(engine, state, votes)
+    state, table = platform.replay(engine, state, tail, table)
     return MatchInfo(match.id, match.game, match.seed, len(match.seats), match.options, match.status, state,
-                     match.version + len(tail))
+                     match.version + len(tail), table)
 
 
 def start_match(session: Session, room: Room) -> MatchInfo:
@@ -162,7 +174,7 @@ def begin_match(session: Session, room, seats) -> MatchInfo:
     connection = session.connection()
     connection.execute(_NEW_MATCH, {
         "id": match_id, "room_id": room.id, "game": room.game, "engine_version": engine.version,
-        "options": room.options, "seed": seed, "status": "running", "version": 0,
+        "options": room.options, "seed": seed, "status": "running", "version": 0, "rated": bool(room.rated),
         "state": engine.state_to_json(state), "outcome": None, "finished_at": None, "started_at": utcnow(),
         "seats": [{"player_id": s.player_id, "name": s.name, "bot": s.is_bot} for s in seats]})
     connection.execute(_ROOM_RUNS, {"b_room": room.id, "match_id": match_id})
@@ -193,7 +205,7 @@ def write_log(session: Session, entries: list[LogEntry]) -> None:
 _APPEND = insert(MatchAction.__table__)
 _SNAPSHOT = update(_MATCHES).where(_MATCHES.c.id == bindparam("b_id"), _MATCHES.c.version <= bindparam("b_idx"))
 _ENDING = select(_MATCHES.c.room_id, _MATCHES.c.game, _MATCHES.c.seats, _MATCHES.c.status,
-                 _MATCHES.c.started_at).where(_MATCHES.c.id == bindparam("b_id"))
+                 _MATCHES.c.started_at, _MATCHES.c.rated).where(_MATCHES.c.id == bindparam("b_id"))
 _FINISH_MATCH = update(_MATCHES).where(_MATCHES.c.id == bindparam("b_id"), _MATCHES.c.status == "running")
 _FINISH_ROOM = update(_ROOMS).where(_ROOMS.c.id == bindparam("b_room_id")).values(status="finished")
 
@@ -204,13 +216,13 @@ def _finish(session: Session, entry: LogEntry, now) -> None:
     connection = session.connection()
     row = connection.execute(_ENDING, {"b_id": entry.match_id}).first()
     if row is None or row.status != "running" or connection.execute(_FINISH_MATCH, {
-            "b_id": entry.match_id, "version": entry.idx + 1, "state": entry.snapshot, "status": "finished",
-            "outcome": entry.outcome, "finished_at": now}).rowcount != 1:
+            "b_id": entry.match_id, "version": entry.idx + 1, "state": entry.snapshot, "status": entry.status,
+            "outcome": entry.outcome, "finished_at": now, "ending": entry.outcome.get("ending")}).rowcount != 1:
         raise ApiError(409, "match_over",
                        f"match {entry.match_id} is {row.status if row else 'gone'}; no more actions are taken")
     connection.execute(_FINISH_ROOM, {"b_room_id": row.room_id})
-    finished = FinishedMatch(entry.match_id, row.room_id, row.game, row.seats, "finished", entry.outcome,
-                             row.started_at, now)
+    finished = FinishedMatch(entry.match_id, row.room_id, row.game, row.seats, entry.status, entry.outcome,
+                             row.started_at, now, row.rated is not False, entry.outcome.get("ending"))
     for hook in finish_hooks:
         hook(session, finished)
 
@@ -245,8 +257,11 @@ def match_log(session: Session, match_id: str) -> list[tuple[int, dict]]:
 
 def replay_state(match: Match, log: list[tuple[int, dict]], upto: int | None = None):
     """Recompute the match state from seed + options + log (the first ``upto`` actions)."""
+    return replay_match(match, log, upto)[0]
+
+
+def replay_match(match: Match, log: list[tuple[int, dict]], upto: int | None = None):
+    """(state, platform table) after the first ``upto`` actions of the log."""
     engine = engines.get(match.game)
     state = engine.new_game(len(match.seats), match.seed, match.options)
-    for seat, action in log[:upto]:
-        state = engine.apply(state, seat, action)
-    return state
+    return platform.replay(engine, state, log[:upto])

@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from sqlalchemy import select
 
-from app import store
+from app import chat, store
 from app.db import Database
 from app.live.room import LiveRoom
 from app.live.runner import MatchRunner, Writer
@@ -43,6 +43,7 @@ class Hub:
         # room id -> when it was last asked for (``room``); rooms idle this long are swept away.
         self._used: dict[str, float] = {}
         self._idle_sweeper: asyncio.Task | None = None
+        self._notices: set[asyncio.Task] = set()  # zombie notices being stored (app/live/zombies.py)
         self.bot_threads = ThreadPoolExecutor(max_workers=settings.bot_workers, thread_name_prefix="bots")
 
     async def write(self, fn, *args):
@@ -172,14 +173,29 @@ class Hub:
         return MatchRunner(match.id, match.game, match.seed, match.num_players, match.state, match.version,
                            match.options, clock=self.clock, writer=writer or self.writer,
                            resync_window=self.settings.resync_window, snapshot_every=self.settings.snapshot_every,
-                           status=match.status, bot_threads=self.bot_threads)
+                           status=match.status, bot_threads=self.bot_threads, table=match.table)
 
     def _watch_absence(self, live: LiveRoom) -> None:
-        """Zombie seats for ``live``: abandonments are recorded before the bot takes the seat."""
+        """Zombie seats for ``live``: abandonments are recorded before the bot takes the seat, and
+        every replacement and return is said in the room's chat (a stored notice)."""
         async def abandoned(seat: int, player_id: str) -> None:
             await self.db.run(record_abandonment, live.runner.match_id, player_id, seat)
 
-        live.absence = AbsenceWatch(self.clock, self.settings.zombie_grace_seconds, abandoned, live.zombies_changed)
+        def notice(kind: str, seat: int, player_id: str) -> None:
+            task = asyncio.ensure_future(self._notice(live, kind, seat, player_id))
+            self._notices.add(task)
+            task.add_done_callback(self._notices.discard)
+
+        live.absence = AbsenceWatch(self.clock, self.settings.zombie_grace_seconds, abandoned, live.zombies_changed,
+                                    notice)
+
+    async def _notice(self, live: LiveRoom, kind: str, seat: int, player_id: str) -> None:
+        try:
+            stored = await self.db.run(chat.store_notice, live.id, player_id, seat, kind)
+        except Exception:  # said in the seats anyway; a lost notice must not break the watch
+            log.exception("could not store the %s notice of room %s", kind, live.id)
+            return
+        live.push_to({"type": "chat", "message": stored})
 
     async def _load(self, room_id: str) -> LiveRoom:
         def read(session):

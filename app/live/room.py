@@ -57,7 +57,7 @@ class LiveRoom:
             "host_id": info.host_id, "match_id": info.match_id, "num_seats": info.num_seats,
             "invite_url": f"{self.invite_base}/r/{self.id}",
             "bot_think_seconds": self.bot_think_seconds,
-            "seats": info.seats,
+            "seats": info.seats, "rated": info.rated, "next_room_id": info.next_room_id,
         }
         if self.absence is not None and info.grace_seconds is not None:
             self.absence.grace = info.grace_seconds
@@ -74,6 +74,7 @@ class LiveRoom:
 
     def _configure(self, runner: MatchRunner) -> None:
         runner.bot_seats = set(self.bot_seats) | self.zombie_seats()
+        runner.zombie_seats = self.zombie_seats()
         runner.bot_levels = dict(self.bot_levels)
         runner.bot_think_seconds = self.bot_think_seconds
 
@@ -124,9 +125,11 @@ class LiveRoom:
         """Tell the absence watch who is seated and who is connected (after any change of either)."""
         if self.absence is None:
             return
-        humans = {s["seat"]: s["player_id"] for s in self.summary_base.get("seats", []) if s["player_id"] and not s["bot"]}
+        seats = self.summary_base.get("seats", [])
+        humans = {s["seat"]: s["player_id"] for s in seats if s["player_id"] and not s["bot"]}
+        left = {s["seat"] for s in seats if s.get("left") and s["seat"] in humans}
         online = {player_id for player_id in self.connection_counts() if player_id}
-        if self.absence.update(humans, online, self._running()):
+        if self.absence.update(humans, online, self._running(), left):
             self.zombies_changed()
 
     def seen(self, player_id: str) -> None:

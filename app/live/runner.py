@@ -18,6 +18,7 @@ from concurrent.futures import Executor
 from typing import Protocol
 
 import engines
+from app.endings import actions as platform
 from app.errors import ApiError, seat_name
 from app.live.wire import Encoded
 from app.observability import metrics
@@ -45,8 +46,12 @@ MAX_IMMEDIATE_STEPS = 16
 class MatchRunner:
     def __init__(self, match_id: str, game: str, seed: int, num_players: int, state, version: int,
                  options: dict, *, clock, writer: Writer, resync_window: int = 64, snapshot_every: int = 32,
-                 status: str = "running", bot_threads: Executor | None = None):
+                 status: str = "running", bot_threads: Executor | None = None, table: platform.Table | None = None):
         self.match_id = match_id
+        # Platform actions so far (app/endings): open votes to abort or concede, an early ending.
+        self.table = table or platform.Table()
+        # Set by the room: seats a bot plays for an absent person (a subset of ``bot_seats``).
+        self.zombie_seats: set[int] = set()
         self.bot_threads = bot_threads  # where bots think (None: the default thread pool)
         self.clock = clock
         self.writer = writer
@@ -64,7 +69,8 @@ class MatchRunner:
         self.version = version
         # "running", or "aborted" when an admin stopped the match (then it takes no more actions).
         self.status = status
-        self.history: deque[tuple[int, object]] = deque([(version, state)], maxlen=resync_window + 1)
+        self.history: deque[tuple[int, object, platform.Table]] = deque([(version, state, self.table)],
+                                                                        maxlen=resync_window + 1)
         # The current version's message per seat (None = spectators), as a dict and encoded once.
         self._current: dict[int | None, tuple[dict, Encoded]] = {}
         # How many messages were encoded, per seat (None = spectators): once per version at most.
@@ -91,23 +97,32 @@ class MatchRunner:
         """States never change once made: who the current one awaits is worked out once here, not
         at every read of a move (the apply check, each seat's view, deadlines, timers)."""
         self._state = state
-        self.awaited: frozenset[int] = self.engine.awaiting(state)
+        self.awaited: frozenset[int] = frozenset() if self.table.ended is not None else self.engine.awaiting(state)
 
     @property
     def finished(self) -> bool:
         return not self.awaited
 
-    def message(self, seat: int | None, state=None, version: int | None = None) -> dict:
-        """The ``view`` message for one seat (None = spectator), computed for that seat only."""
-        state = self.state if state is None else state
+    def message(self, seat: int | None, state=None, version: int | None = None,
+                table: platform.Table | None = None) -> dict:
+        """The ``view`` message for one seat (None = spectator), computed for that seat only.
+        ``platform``: the open votes this seat may see (app/endings)."""
+        current = state is None
+        state = self.state if current else state
+        table = self.table if current else (table or platform.Table())
         version = self.version if version is None else version
-        awaiting = sorted(self.awaited if state is self.state else self.engine.awaiting(state))
+        if current:
+            awaiting = sorted(self.awaited)
+        else:
+            awaiting = [] if table.ended is not None else sorted(self.engine.awaiting(state))
         legal = self.engine.legal_actions(state, seat) if seat is not None and seat in awaiting else []
+        view = self.engine.view(state, seat)
         return {
             "type": "view", "version": version, "seat": seat, "match_id": self.match_id,
-            "view": self.engine.view(state, seat), "awaiting": awaiting, "legal_actions": legal,
-            "deadlines": {str(s): int(t * 1000) for s, t in self.deadlines.items()} if state is self.state else {},
-            "outcome": self.engine.outcome(state),
+            "view": view, "awaiting": awaiting, "legal_actions": legal,
+            "deadlines": {str(s): int(t * 1000) for s, t in self.deadlines.items()} if current and table.ended is None else {},
+            "outcome": platform.outcome(self.engine, state, table),
+            "platform": table.as_view(seat, view.get("teams") if isinstance(view, dict) else None),
         }
 
     def current(self, seat: int | None) -> tuple[dict, Encoded]:
@@ -122,10 +137,10 @@ class MatchRunner:
 
     def missed_messages(self, seat: int | None, since: int) -> list[dict] | None:
         """Views for versions after ``since``, or None when they are no longer kept (full resync)."""
-        kept = [(v, s) for v, s in self.history if v > since]
+        kept = [(v, s, t) for v, s, t in self.history if v > since]
         if since > self.version or not kept or kept[0][0] != since + 1:
             return None
-        return [self.message(seat, s, v) for v, s in kept]
+        return [self.message(seat, s, v, t) for v, s, t in kept]
 
     # --- the apply path ----------------------------------------------------------------------
 
@@ -156,16 +171,19 @@ class MatchRunner:
         async with self.lock:
             if self.finished or self.status != "running":
                 raise ApiError(409, "match_over", f"the match is {'over' if self.finished else self.status}; no more actions are taken")
-            if version is not None and version != self.version:
+            request = platform.is_request(action)  # resign, abort...: not tied to a move or a turn
+            if version is not None and version != self.version and not request:
                 raise ApiError(409, "stale_version",
                                f"version {version} is stale: the match is at version {self.version}; resync")
             awaited = self.awaited
-            if seat != SYSTEM and seat not in awaited:
+            if seat != SYSTEM and seat not in awaited and not request:
                 raise ApiError(409, "not_your_turn",
                                f"{seat_name(seat)} is not awaited now (awaiting "
                                f"{', '.join(seat_name(s) for s in sorted(awaited) if s >= 0) or 'nobody'})")
             if not isinstance(action, dict):
                 raise ApiError(400, "invalid_action", f"an action must be a JSON object, not {type(action).__name__}")
+            if platform.is_request(action):
+                return await self._apply_platform(seat, action)
             try:
                 new_state = self.engine.apply(self.state, seat, action)
             except InvalidAction as exc:
@@ -196,6 +214,55 @@ class MatchRunner:
             self._advance_all(steps, entries)
             return self.version, len(steps)
 
+    def platform_seats(self) -> platform.Seats:
+        view = self.engine.view(self.state, None)
+        teams = view.get("teams") if isinstance(view, dict) else None
+        return platform.Seats(self.num_players, teams or None, frozenset(self.bot_seats - self.zombie_seats),
+                              frozenset(self.zombie_seats))
+
+    async def _apply_platform(self, seat: int, request: dict) -> tuple[int, int]:
+        """A resign, abort, decline or claim (app/endings): decided with who sits and who is
+        present now, logged as the decision under ``PLATFORM`` (called with the lock held)."""
+        if seat == SYSTEM or not 0 <= seat < self.num_players:
+            raise ApiError(403, "not_seated", "only a seated player can resign, abort or claim")
+        try:
+            logged = platform.decide(self.table, seat, request, self.platform_seats())
+        except platform.PlatformRefusal as exc:
+            raise ApiError(exc.status, exc.code, exc.message) from None
+        table = platform.fold(self.table, logged)
+        ended = table.ended is not None
+        entry = LogEntry(self.match_id, self.version, platform.PLATFORM, logged,
+                         self.engine.state_to_json(self.state) if ended else None, table.ended,
+                         status=table.status)
+        committed = self.writer.append(entry)
+        try:
+            await asyncio.shield(committed)
+        except asyncio.CancelledError:
+            await asyncio.wait([committed])
+            if not committed.cancelled() and committed.exception() is None:
+                self._advance_platform(table, ended)
+            raise
+        self._advance_platform(table, ended)
+        return self.version, 1
+
+    def _advance_platform(self, table: platform.Table, ended: bool) -> None:
+        self.table = table
+        if ended:
+            self.status = table.status
+        self.state = self.state  # awaits nobody once the table has ended
+        self.version += 1
+        self.history.append((self.version, self.state, table))
+        self._current = {}
+        if ended:
+            self.deadlines = {}
+            log.info("match ended early", extra={"game": self.engine.id, "version": self.version,
+                                                 "match_id": self.match_id})
+        if self.listener is not None:
+            self.listener.on_advanced(self)
+            if ended:
+                self.listener.on_finished(self)
+        self.reschedule()
+
     def _immediate_steps(self, state) -> list[tuple[int, dict, object]]:
         """The SYSTEM steps due at once after ``state`` (no delay: a reveal with ``reveal_delay``
         0), applied now with the action that made them due and committed in its transaction, so
@@ -225,7 +292,7 @@ class MatchRunner:
         before = self.awaited
         self.state = new_state
         self.version += 1
-        self.history.append((self.version, new_state))
+        self.history.append((self.version, new_state, self.table))
         self._current = {}
         # A clock timeout (SYSTEM acting for a seat) counts as that seat's move: its next clock is fresh.
         acted = action.get("seat", seat) if seat == SYSTEM else seat

@@ -6,7 +6,14 @@ Away means: no socket or stream of theirs is connected to the room, and no REST 
 for the room (view, action) since. The grace period runs from the later of the two. The first
 socket, stream or REST call of the player takes the seat back at once. Each replacement is
 recorded (``Abandonment``): the player's record counts it, and the match is not rated (the rule
-for bot seats, ``app.ratings``). The clock is the hub's, so tests drive it with ``FakeClock``."""
+for bot seats, ``app.ratings``). The clock is the hub's, so tests drive it with ``FakeClock``.
+
+A player who *leaves* a running match (``POST /api/rooms/{id}/leave``) is replaced at once, grace
+or not, and stays replaced while their old sockets are still open, until they take the seat back
+(``join``). Grace 0 means nobody is replaced for being away (only for leaving).
+
+Every replacement and every return is said (``on_notice``: the room's chat and log say "a bot
+plays for Aya until she is back" and "Aya is back")."""
 
 from __future__ import annotations
 
@@ -21,21 +28,25 @@ log = logging.getLogger("asobiba.zombies")
 
 class AbsenceWatch:
     def __init__(self, clock, grace: float, on_abandon: Callable[[int, str], Awaitable[None]],
-                 on_change: Callable[[], None]):
+                 on_change: Callable[[], None], on_notice: Callable[[str, int, str], None] | None = None):
         self.clock = clock
-        self.grace = grace  # 0 = never replace anyone
+        self.grace = grace  # 0 = never replace anyone for being away
         self.on_abandon = on_abandon
         self.on_change = on_change
+        self.on_notice = on_notice or (lambda kind, seat, player_id: None)  # "bot_plays" | "back"
         self.humans: dict[int, str] = {}  # seat -> player id of the seated people
+        self.left: set[int] = set()  # seats whose player left the match (replaced at once)
         self.away_since: dict[int, float] = {}
         self.zombies: dict[int, str] = {}  # seat -> the player a bot plays for
         self._task: asyncio.Task | None = None
 
-    def update(self, humans: dict[int, str], present: set[str], running: bool) -> bool:
+    def update(self, humans: dict[int, str], present: set[str], running: bool, left: set[int] = frozenset()) -> bool:
         """Seats (``humans``: seat -> player id) whose player is in ``present`` are back; others
-        are away from now on if they were not already. True when a zombie seat was taken back."""
+        are away from now on if they were not already; ``left`` seats are replaced at once. True
+        when a zombie seat was taken back."""
         self.humans = dict(humans)
-        if not running or self.grace <= 0:  # nothing to replace (the match is over, or replacing is off)
+        self.left = set(left) & set(humans)
+        if not running:  # nothing to replace: the match is over
             self.stop()
             self.away_since.clear()
             return False
@@ -43,24 +54,39 @@ class AbsenceWatch:
         changed = False
         for seat in [s for s in list(self.away_since) + list(self.zombies) if s not in humans]:
             self.away_since.pop(seat, None)
-            changed |= self.zombies.pop(seat, None) is not None
+            changed |= self._take_back(seat)
         for seat, player_id in humans.items():
-            if player_id in present:
+            if seat in self.left:
+                if seat not in self.zombies:
+                    self.away_since[seat] = float("-inf")  # due at once
+            elif player_id in present:
                 changed |= self.back(seat)
-            else:
+            elif self.grace > 0:
                 self.away_since.setdefault(seat, now)
+            else:  # grace 0: never replaced for being away
+                self.away_since.pop(seat, None)
         self._schedule()
         return changed
 
     def back(self, seat: int, seen: bool = False) -> bool:
         """The seat's player is connected (or, ``seen``, just made a REST call): no longer away,
-        or away again from now. True when the seat was a zombie and is taken back."""
-        if seen:
+        or away again from now. True when the seat was a zombie and is taken back. A player who
+        left is not back by being connected: they take the seat back by joining again."""
+        if seat in self.left:
+            return False
+        if seen and self.grace > 0:
             self.away_since[seat] = self.clock.now()
             self._schedule()
         else:
             self.away_since.pop(seat, None)
-        return self.zombies.pop(seat, None) is not None
+        return self._take_back(seat)
+
+    def _take_back(self, seat: int) -> bool:
+        player_id = self.zombies.pop(seat, None)
+        if player_id is None:
+            return False
+        self.on_notice("back", seat, player_id)
+        return True
 
     def stop(self) -> None:
         if self._task is not None:
@@ -69,7 +95,8 @@ class AbsenceWatch:
 
     def _schedule(self) -> None:
         self.stop()
-        due = [since + self.grace for seat, since in self.away_since.items() if seat not in self.zombies]
+        due = [since + self.grace for seat, since in self.away_since.items()
+               if seat not in self.zombies and (self.grace > 0 or seat in self.left)]
         if due:
             try:
                 self._task = asyncio.get_running_loop().create_task(self._expire_at(min(due)))
@@ -81,7 +108,7 @@ class AbsenceWatch:
         self._task = None
         now = self.clock.now()
         expired = [seat for seat, since in self.away_since.items()
-                   if seat not in self.zombies and now - since >= self.grace]
+                   if seat not in self.zombies and (seat in self.left or (self.grace > 0 and now - since >= self.grace))]
         for seat in expired:
             player_id = self.humans.get(seat)
             if player_id is None:
@@ -92,6 +119,7 @@ class AbsenceWatch:
                 log.exception("could not record that seat %s was abandoned", seat)
             if seat in self.away_since:  # still away after the write
                 self.zombies[seat] = player_id
+                self.on_notice("bot_plays", seat, player_id)
         if expired:
             self.on_change()
         self._schedule()

@@ -37,9 +37,12 @@ class Hello(_ClientMessage):
 class Action(_ClientMessage):
     """Play ``action`` (one of the view's ``legal_actions``) in answer to the view of ``version``;
     a stale version is refused (``stale_version``). With an ``id``, the commit is answered by an
-    ``ack``."""
+    ``ack``. A *platform action* (app/endings) ends a match early for any game, at any version and
+    turn: ``{"platform": "resign" | "abort" | "claim"}`` or ``{"platform": "decline", "kind":
+    "abort" | "resign"}``."""
     type: Literal["action"]
-    action: Any = Field(description="the game's action object, one of the view's legal_actions")
+    action: Any = Field(description="the game's action object, one of the view's legal_actions; or a "
+                        "platform action: resign, abort, decline, claim")
     version: Version
 
 

@@ -27,7 +27,10 @@ class ViewMessage(_ServerMessage):
     awaiting: list[int] = Field(description="seats whose move is awaited (-1: the server's automatic step)")
     legal_actions: list[dict[str, Any]] = Field(description="what this seat may send now (empty when not awaited)")
     deadlines: dict[str, int] = Field(description="seat -> its clock's end (Unix ms, the server's clock)")
-    outcome: dict[str, Any] | None = Field(description="the result, once the match is over")
+    outcome: dict[str, Any] | None = Field(description="the result, once the match is over (an early end, "
+                                                       "app/endings: `ending` says resigned, aborted or claimed)")
+    platform: dict[str, Any] = Field(default_factory=dict, description=(
+        "open votes (app/endings): `abort_votes` (everyone's), `resign_votes` (this seat's own team's only)"))
     resync: bool | None = Field(default=None, description="true: a full view after a gap too long to fill; "
                                                           "views missed before it are not sent")
 
@@ -63,6 +66,9 @@ class ChatLine(BaseModel):
     name: str
     text: str = Field(description="plain text: render it as text, never as HTML")
     at: str = Field(description="ISO 8601 time, UTC")
+    notice: Literal["bot_plays", "back"] | None = Field(default=None, description=(
+        'channel "notice": a bot plays for the named player until they are back, or they are back'))
+    seat: int | None = Field(default=None, description="a notice's seat (0-based)")
 
 
 class ChatMessage(_ServerMessage):

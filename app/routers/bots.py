@@ -20,6 +20,7 @@ from app.deps import CurrentPlayer, DbDep, HubDep
 from app.errors import ApiError, bad_seat, seat_name
 from app.limits.rest import rate_limit
 from app.models import Player, RoomSeat
+from app.rematch.confirm import confirm as confirm_rematch
 from app.schemas import MAX_SEATS, RoomId, SeatNumber
 from app.security import hash_token, new_id, new_token
 
@@ -53,8 +54,12 @@ def _bot_name(session, room_id: str, game: str) -> str:
 async def add_bot(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep,
                   body: AddBot | None = Body(default=None)) -> dict:
     """In an open room, seat a bot in an empty seat. In a running match, replace a player who
-    left (``POST /leave``) with a bot, which acts at once if its seat is awaited."""
+    left (``POST /leave``) with a bot, which acts at once if its seat is awaited. After a match,
+    replace a player who is gone (no socket, stream or REST call in the room) so the others can
+    play the rematch without them: the bot says yes at once, and so does the host by choosing it."""
     wanted = body.seat if body else None
+    live = await hub.room(room_id)
+    online = {player_id for player_id in live.connection_counts() if player_id}
 
     def seat_bot(session) -> None:
         room = store.get_room(session, room_id, for_update=True)
@@ -75,6 +80,13 @@ async def add_bot(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep
             seat = seats[wanted]
             if not seat.left:
                 raise ApiError(409, "seat_taken", f"{seat_name(wanted)} is played by someone who has not left")
+        elif room.status == "finished":
+            if wanted is None:
+                raise ApiError(422, "bad_seat", "name the seat of the player who is gone")
+            seat = seats[wanted]
+            occupant = session.get(Player, seat.player_id) if seat.player_id else None
+            if occupant is None or occupant.is_bot or seat.player_id == player.id or seat.player_id in online:
+                raise ApiError(409, "seat_taken", f"{seat_name(wanted)} is played by someone who is here")
         else:
             raise ApiError(409, "room_closed", f"the room is {room.status}")
         bot = Player(id=new_id(), name=_bot_name(session, room_id, room.game),
@@ -89,6 +101,9 @@ async def add_bot(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep
     async with hub.lock(room_id):
         await db.run(seat_bot)
         live = await hub.refresh(room_id)
+        if live.summary_base.get("status") == "finished":
+            await confirm_rematch(hub, room_id, player.id)  # the bot's yes and the host's
+            return (await hub.room(room_id)).summary()
         if live.runner is not None:
             # Under the runner's lock, so no automatic step is cancelled half-way through its commit.
             async with live.runner.lock:

@@ -57,7 +57,8 @@ async def create_room(body: NewRoom, player: CurrentPlayer, db: DbDep, hub: HubD
             raise ApiError(409, "too_many_rooms", f"you already host {hosting} rooms that have not started "
                            f"(at most {settings.max_open_rooms_per_player}): start or leave one first")
         room = Room(id=new_room_id(), game=engine.id, options=body.options, num_seats=seats, host_id=player.id,
-                    status="open", bot_think_seconds=body.bot_think_seconds, grace_seconds=body.grace_seconds)
+                    status="open", bot_think_seconds=body.bot_think_seconds, grace_seconds=body.grace_seconds,
+                    rated=body.rated)
         session.add(room)
         session.flush()
         session.add_all([RoomSeat(room_id=room.id, seat=i, player_id=player.id if i == 0 else None, private_data={})
@@ -145,11 +146,15 @@ async def join_room(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubD
 
     async with hub.lock(room_id):
         await db.run(join)
-        return (await hub.refresh(room_id)).summary()
+        live = await hub.refresh(room_id)
+        live.seen(player.id)  # back in a running match: a bot that played for them gives the seat back
+        return live.summary()
 
 
 @router.post("/{room_id}/leave", **ROOM_CHANGE)
 async def leave_room(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep) -> dict:
+    """Before the start, free the seat. During a match, leave it: a bot plays it at once (recorded
+    as an abandonment) until the player takes it back with ``POST /join``."""
     def leave(session) -> None:
         room = store.get_room(session, room_id, for_update=True)
         mine = session.scalar(select(RoomSeat).where(RoomSeat.room_id == room_id, RoomSeat.player_id == player.id))

@@ -1,0 +1,168 @@
+"""Platform actions in the action log: votes to abort or to concede, a vote declined, and the end
+of a match that nobody played out. A leaf module (engines only), so the store, the runner and the
+replays fold the same log the same way.
+
+A client sends ``{"platform": "resign" | "abort" | "decline" | "claim", ...}`` as an action; the
+runner decides (``decide``) with what only the live table knows (who is present, who is a bot)
+and logs the decision itself under the pseudo-seat ``PLATFORM``:
+
+- ``{"platform": "vote", "kind": "abort" | "resign", "seat": s}`` — one person's yes;
+- ``{"platform": "decline", "kind": "abort" | "resign", "seat": s}`` — a no: the votes of that
+  kind (for a resign, the votes of s's team) are cleared;
+- ``{"platform": "end", "kind": "resigned" | "aborted" | "claimed", "seat": s, "outcome": {...}}``
+  — the match is over with that outcome (written into the entry, so a replay needs nothing else).
+
+Engine state never changes with them: a replay applies engine actions to the engine and folds
+platform ones into a ``Table`` (the open votes and the ending)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+PLATFORM = -2  # the log's seat for platform actions (SYSTEM, the engines' automatic steps, is -1)
+REQUESTS = ("resign", "abort", "decline", "claim")
+VOTE_KINDS = ("abort", "resign")
+
+
+class PlatformRefusal(Exception):
+    """A platform action that cannot be taken now: ``status`` and ``code`` as for an ``ApiError``."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+@dataclass(frozen=True)
+class Table:
+    """What the platform actions logged so far say: open votes and, once over, the outcome."""
+
+    abort_votes: frozenset = frozenset()
+    resign_votes: frozenset = frozenset()
+    ended: dict | None = None
+    status: str = "running"  # "finished" or "aborted" once ended
+
+    def as_view(self, seat: int | None, teams: list | None) -> dict:
+        """What ``seat`` may see: every abort vote (the table decides together), and its own
+        team's votes to concede (the other side does not learn that a team is thinking of it)."""
+        mates = team_of(seat, teams) if seat is not None else set()
+        return {"abort_votes": sorted(self.abort_votes),
+                "resign_votes": sorted(s for s in self.resign_votes if s in mates)}
+
+
+@dataclass(frozen=True)
+class Seats:
+    """Who sits at the table now, as the runner knows it."""
+
+    num_players: int
+    teams: list | None  # the public teams of a team game (lists of seats), or None
+    bots: frozenset = frozenset()  # seats a bot plays by the host's choice
+    zombies: frozenset = frozenset()  # seats a bot plays for an absent person (or one who left)
+
+    @property
+    def people(self) -> set[int]:
+        return {s for s in range(self.num_players) if s not in self.bots}
+
+    @property
+    def present(self) -> set[int]:
+        return self.people - self.zombies
+
+
+def is_platform(seat: int, action) -> bool:
+    return seat == PLATFORM
+
+
+def is_request(action) -> bool:
+    return isinstance(action, dict) and "platform" in action
+
+
+def team_of(seat: int, teams: list | None) -> set[int]:
+    if teams:
+        for team in teams:
+            if seat in team:
+                return set(team)
+    return {seat}
+
+
+def fold(table: Table, action: dict) -> Table:
+    """The table after one logged platform action (replays and the live runner alike)."""
+    kind = action.get("platform")
+    if kind == "vote":
+        field_name = f"{action['kind']}_votes"
+        return replace(table, **{field_name: getattr(table, field_name) | {action["seat"]}})
+    if kind == "decline":
+        if action["kind"] == "abort":
+            return replace(table, abort_votes=frozenset())
+        mates = set(action.get("team") or [action["seat"]])
+        return replace(table, resign_votes=frozenset(s for s in table.resign_votes if s not in mates))
+    if kind == "end":
+        return replace(table, ended=action["outcome"], abort_votes=frozenset(), resign_votes=frozenset(),
+                       status="aborted" if action["kind"] == "aborted" else "finished")
+    raise ValueError(f"unknown platform action {kind!r}")
+
+
+def decide(table: Table, seat: int, request: dict, seats: Seats) -> dict:
+    """The logged action for ``seat``'s request, or ``PlatformRefusal`` (nothing to log)."""
+    if not isinstance(request, dict) or set(request) - {"platform", "kind"}:
+        raise PlatformRefusal(400, "invalid_action", 'a platform action is {"platform": "resign" | "abort" | '
+                              '"decline" | "claim"} (decline names its "kind": "abort" or "resign")')
+    what = request.get("platform")
+    if what not in REQUESTS:
+        raise PlatformRefusal(400, "invalid_action", f"unknown platform action {what!r}; one of {', '.join(REQUESTS)}")
+    if seat not in seats.present:
+        raise PlatformRefusal(409, "not_present", "a bot plays this seat now: take it back first")
+    if what == "resign":
+        team = team_of(seat, seats.teams)
+        needed = (team & seats.present) - {seat}
+        if needed - table.resign_votes:  # a team concedes only when all of its people present agree
+            return {"platform": "vote", "kind": "resign", "seat": seat}
+        return _end("resigned", seat, _resigned_outcome(sorted(team), seats))
+    if what == "abort":
+        if (seats.present - {seat}) - table.abort_votes:
+            return {"platform": "vote", "kind": "abort", "seat": seat}
+        return _end("aborted", seat, {"ranks": None, "reason": "aborted by agreement", "ending": "aborted"})
+    if what == "decline":
+        kind = request.get("kind")
+        if kind not in VOTE_KINDS:
+            raise PlatformRefusal(400, "invalid_action", 'decline needs "kind": "abort" or "resign"')
+        if kind == "abort" and not table.abort_votes:
+            raise PlatformRefusal(409, "nothing_to_decline", "nobody has proposed to abort")
+        team = sorted(team_of(seat, seats.teams))
+        if kind == "resign" and not table.resign_votes & set(team):
+            raise PlatformRefusal(409, "nothing_to_decline", "nobody in your team has proposed to concede")
+        return {"platform": "decline", "kind": kind, "seat": seat, "team": team}
+    # claim: every other person who sat down is gone past the grace period
+    others = seats.people - team_of(seat, seats.teams)
+    if not others or others & seats.present:
+        raise PlatformRefusal(409, "cannot_claim", "you can claim the win only when every other player is gone "
+                              "(a bot has played for each of them since their grace period ran out)")
+    ranks = [1 if s in others else 0 for s in range(seats.num_players)]
+    return _end("claimed", seat, {"ranks": ranks, "reason": f"seat {seat} claimed the win: every other player was gone",
+                                  "ending": "claimed", **({"teams": seats.teams} if seats.teams else {})})
+
+
+def _resigned_outcome(team: list[int], seats: Seats) -> dict:
+    ranks = [1 if s in team else 0 for s in range(seats.num_players)]
+    reason = (f"the team of seats {', '.join(map(str, team))} conceded" if len(team) > 1
+              else f"seat {team[0]} resigned")
+    return {"ranks": ranks, "reason": reason, "ending": "resigned", **({"teams": seats.teams} if seats.teams else {})}
+
+
+def _end(kind: str, seat: int, outcome: dict) -> dict:
+    return {"platform": "end", "kind": kind, "seat": seat, "outcome": outcome}
+
+
+def replay(engine, state, log, table: Table | None = None):
+    """Apply ``log`` ((seat, action) pairs) to ``state``: engine actions to the engine, platform
+    ones folded into the table. Returns (state, table)."""
+    table = table or Table()
+    for seat, action in log:
+        if seat == PLATFORM:
+            table = fold(table, action)
+        else:
+            state = engine.apply(state, seat, action)
+    return state, table
+
+
+def outcome(engine, state, table: Table):
+    """The match's outcome: the platform's ending, or the engine's."""
+    return table.ended if table.ended is not None else engine.outcome(state)

@@ -1,0 +1,220 @@
+"""Ending a match early, in the platform (app/endings), over REST and the socket on a real server:
+resign (a team concedes by its members' votes), abort by agreement (unrated), leave mid-match (a
+bot at once, the seat taken back on return), claim the win once everyone else is gone; each is a
+logged platform action that replays exactly; ratings and history say what happened. Also: zombie
+notices in the chat, grace 0 for REST players, unrated tables, and rage-quitting counts as a loss."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import httpx
+
+from app import history
+from tests.platform.test_zombie_seats import no_clocks, room, view, wait_for, zombies
+from tests.support.clients import Api, Socket
+from tests.support.driver import play_over_rest, setup_room, stored_match
+
+
+def started(server, game="synomilia", names=("Aki", "Ben"), options=None, **room_options):
+    host = Api.new_player(server.base_url, names[0])
+    body = {"game": game, "seats": len(names), "options": options if options is not None else no_clocks(game), **room_options}
+    room_id = host.post("/api/rooms", body).json()["id"]
+    apis = [host]
+    for name in names[1:]:
+        api = Api.new_player(server.base_url, name)
+        assert api.post(f"/api/rooms/{room_id}/join").status_code == 200
+        apis.append(api)
+    assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+    return room_id, apis
+
+
+def act(api, room_id, action):
+    return api.post(f"/api/rooms/{room_id}/actions", {"action": action, "version": 0})
+
+
+def record(server, match_id):
+    return httpx.get(f"{server.base_url}/api/matches/{match_id}").json()
+
+
+def replays_exactly(server, database_url, match_id):
+    """The export of seed + log replays to the recorded outcome and final state."""
+    export = httpx.get(f"{server.base_url}/api/matches/{match_id}/export").json()
+    replayed = history.replay_export(export)
+    assert replayed["outcome_matches"] and replayed["state_matches"], replayed
+    return export
+
+
+def test_resign_ends_the_match_rated_logged_and_replayed(server, database_url):
+    room_id, (aki, ben) = started(server)
+    socket = Socket(server.ws_url, room_id, aki.token)
+    first = socket.latest_view()
+    assert first["platform"] == {"abort_votes": [], "resign_votes": []}
+    stranger = Api.new_player(server.base_url, "Cho")
+    assert act(stranger, room_id, {"platform": "resign"}).json()["error"]["code"] == "not_seated"
+    assert act(ben, room_id, {"platform": "surrender"}).json()["error"]["code"] == "invalid_action"
+    assert act(ben, room_id, {"platform": "resign", "x": 1}).json()["error"]["code"] == "invalid_action"
+
+    ended = act(ben, room_id, {"platform": "resign"})  # any version: a resign is not a move
+    assert ended.status_code == 200, ended.text
+    outcome = ended.json()["outcome"]
+    assert outcome["ranks"] == [0, 1] and outcome["ending"] == "resigned" and outcome["reason"] == "seat 1 resigned"
+    assert ended.json()["awaiting"] == [] and ended.json()["legal_actions"] == []
+    pushed = socket.recv_until(lambda m: m["type"] == "view" and m["outcome"] is not None)
+    assert pushed["outcome"] == outcome
+    assert act(aki, room_id, {"platform": "resign"}).json()["error"]["code"] == "match_over"
+    summary = room(server, room_id)
+    assert summary["status"] == "finished"
+    match = record(server, summary["match_id"])
+    assert match["status"] == "finished" and match["ending"] == "resigned" and match["rated"]
+    changes = {c["seat"]: c["delta"] for c in match["rating_changes"]}
+    assert changes[0] > 0 > changes[1]
+    export = replays_exactly(server, database_url, summary["match_id"])
+    assert export["actions"][-1]["seat"] == -2 and export["actions"][-1]["action"]["kind"] == "resigned"
+    step = httpx.get(f"{server.base_url}/api/matches/{summary['match_id']}/replay").json()
+    assert step["outcome"] == outcome and step["ending"] == "resigned" and step["last_action"]["action"]["platform"] == "end"
+    # the rematch works after a resign like after any finished match
+    assert aki.post(f"/api/rooms/{room_id}/rematch").status_code == 200
+    assert ben.post(f"/api/rooms/{room_id}/rematch").json()["rematch_id"]
+
+
+def test_abort_needs_everyone_present_and_is_unrated(server, database_url):
+    room_id, (aki, ben, cho) = started(server, "mipolin", ("Aki", "Ben", "Cho"))
+    sockets = [Socket(server.ws_url, room_id, api.token) for api in (aki, ben, cho)]
+    for sock in sockets:
+        sock.latest_view()
+    sockets[0].send({"type": "action", "action": {"platform": "abort"}, "version": 0, "id": 1})
+    assert sockets[0].recv_until(lambda m: m["type"] == "ack")["ref"] == 1
+    seen = sockets[2].recv_until(lambda m: m["type"] == "view" and m["platform"]["abort_votes"])
+    assert seen["platform"]["abort_votes"] == [0] and seen["outcome"] is None
+    # a no clears the proposal; it must be proposed again
+    sockets[2].send({"type": "action", "action": {"platform": "decline", "kind": "abort"}, "version": 0, "id": 2})
+    sockets[1].recv_until(lambda m: m["type"] == "view" and m["platform"]["abort_votes"] == [])
+    for sock in sockets:
+        sock.send({"type": "action", "action": {"platform": "abort"}, "version": 0})
+    final = sockets[0].recv_until(lambda m: m["type"] == "view" and m["outcome"] is not None)
+    assert final["outcome"]["ending"] == "aborted" and final["outcome"]["ranks"] is None
+    summary = room(server, room_id)
+    match = record(server, summary["match_id"])
+    assert match["status"] == "aborted" and match["ending"] == "aborted" and not match["rated"]
+    assert match["unrated_reason"] == "the match was aborted"
+    replays_exactly(server, database_url, summary["match_id"])
+    stored, log = stored_match(database_url, summary["match_id"])
+    assert [a["platform"] for s, a in log if s == -2] == ["vote", "decline", "vote", "vote", "end"]
+    assert httpx.get(f"{server.base_url}/api/rooms/{room_id}/rematch").json()["available"]
+
+
+def test_a_team_concedes_only_by_its_members_votes(server):
+    names = ("Aki", "Ben", "Cho", "Dai")
+    room_id, apis = started(server, "makelandia", names)
+    spectator_view = httpx.get(f"{server.base_url}/api/rooms/{room_id}/view").json()
+    teams = spectator_view["view"]["teams"]
+    first, mate = teams[0][0], teams[0][1]
+    other = teams[1][0]
+    voted = act(apis[first], room_id, {"platform": "resign"}).json()
+    assert voted["outcome"] is None and voted["platform"]["resign_votes"] == [first]
+    # the other team does not learn that this team thinks of conceding
+    theirs = apis[other].get(f"/api/rooms/{room_id}/view").json()
+    assert theirs["platform"]["resign_votes"] == []
+    assert httpx.get(f"{server.base_url}/api/rooms/{room_id}/view").json()["platform"]["resign_votes"] == []
+    assert apis[mate].get(f"/api/rooms/{room_id}/view").json()["platform"]["resign_votes"] == [first]
+    ended = act(apis[mate], room_id, {"platform": "resign"}).json()
+    outcome = ended["outcome"]
+    assert outcome["ending"] == "resigned" and outcome["teams"] == teams
+    assert all(outcome["ranks"][s] == 1 for s in teams[0]) and all(outcome["ranks"][s] == 0 for s in teams[1])
+
+
+def test_leave_mid_match_a_bot_at_once_and_the_seat_taken_back(fake_clock_server):
+    server = fake_clock_server
+    room_id, (aki, ben) = started(server)
+    ben_socket = Socket(server.ws_url, room_id, ben.token)
+    aki_socket = Socket(server.ws_url, room_id, aki.token)
+    aki_socket.latest_view()
+    left = ben.post(f"/api/rooms/{room_id}/leave")
+    assert left.status_code == 200
+    # at once, no clock advanced, though Ben's socket is still open; said in the seats and the chat
+    heard = []
+    aki_socket.recv_until(lambda m: heard.append(m) or (
+        any(h["type"] == "room" and h["room"]["seats"][1]["zombie"] for h in heard)
+        and any(h["type"] == "chat" for h in heard)))
+    notice = next(h["message"] for h in heard if h["type"] == "chat")
+    assert notice["channel"] == "notice"
+    assert notice["notice"] == "bot_plays" and notice["seat"] == 1 and notice["name"] == "Ben"
+    assert notice["text"] == "A bot plays for Ben until they are back."
+    wait_for(lambda: 1 not in view(server, room_id)["awaiting"])  # the bot predicted for Ben
+    assert ben.post(f"/api/rooms/{room_id}/join").status_code == 200
+    assert zombies(server, room_id) == []
+    back = aki_socket.recv_until(lambda m: m["type"] == "chat" and m["message"].get("notice") == "back")["message"]
+    assert back["name"] == "Ben" and back["text"] == "Ben is back and plays again."
+    history_socket = Socket(server.ws_url, room_id, aki.token)
+    old = history_socket.recv_until(lambda m: m["type"] == "chat_history")["messages"]
+    assert [m["notice"] for m in old if m["channel"] == "notice"] == ["bot_plays", "back"]
+    assert httpx.get(f"{server.base_url}/api/players/{ben.player_id}").json()["abandoned"] == 1
+
+
+def test_claim_when_the_other_is_a_zombie(fake_clock_server, database_url):
+    server = fake_clock_server
+    room_id, (aki, ben) = started(server)
+    aki_socket = Socket(server.ws_url, room_id, aki.token)
+    aki_socket.latest_view()
+    refused = act(aki, room_id, {"platform": "claim"})  # Ben is still within his grace period
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "cannot_claim"
+    server.clock.advance(61)  # Ben never connected: past the grace period a bot plays for him
+    wait_for(lambda: zombies(server, room_id) == [1])
+    claimed = act(aki, room_id, {"platform": "claim"})
+    assert claimed.status_code == 200, claimed.text
+    assert claimed.json()["outcome"]["ranks"] == [0, 1] and claimed.json()["outcome"]["ending"] == "claimed"
+    match = record(server, room(server, room_id)["match_id"])
+    assert match["ending"] == "claimed" and match["rated"]
+    assert {c["seat"]: c["delta"] > 0 for c in match["rating_changes"]} == {0: True, 1: False}
+    replays_exactly(server, database_url, match["id"])
+
+
+def test_grace_zero_never_replaces_a_rest_player(fake_clock_server):
+    server = fake_clock_server
+    room_id, (aki, ben) = started(server, grace_seconds=0)
+    for _ in range(3):  # Ben plays over REST only: each call must not make him a zombie
+        assert ben.get(f"/api/rooms/{room_id}/view").status_code == 200
+        time.sleep(0.1)
+        server.clock.advance(5)
+    time.sleep(0.2)
+    assert zombies(server, room_id) == []
+
+
+def test_an_unrated_table_leaves_ratings_unchanged(server):
+    room_id, apis = started(server, options={"reveal_delay": 0}, rated=False)
+    assert room(server, room_id)["rated"] is False
+    play_over_rest(dict(enumerate(apis)), room_id, random.Random(5))
+    match = record(server, room(server, room_id)["match_id"])
+    assert match["status"] == "finished" and not match["rated"] and match["unrated_reason"] == "the table was unrated"
+    assert httpx.get(f"{server.base_url}/api/games/synomilia/leaderboard").json()["entries"] == []
+    bad = apis[0].post("/api/rooms", {"game": "synomilia", "rated": "no"})
+    assert bad.status_code == 422
+
+
+def test_rage_quit_counts_as_a_loss_for_the_leaver(fake_clock_server):
+    """Ben closes the tab while losing: a bot plays on for him; the match is rated, Ben last."""
+    server = fake_clock_server
+    room_id, (aki, ben) = started(server, options={**no_clocks("synomilia"), "reveal_delay": 0})
+    aki_socket = Socket(server.ws_url, room_id, aki.token)
+    aki_socket.latest_view()
+    server.clock.advance(61)
+    wait_for(lambda: zombies(server, room_id) == [1])
+    rng = random.Random(2)
+    for _ in range(2000):
+        current = aki.get(f"/api/rooms/{room_id}/view").json()
+        if current["outcome"] is not None:
+            break
+        if current["legal_actions"]:
+            act_body = {"action": rng.choice(current["legal_actions"]), "version": current["version"]}
+            aki.post(f"/api/rooms/{room_id}/actions", act_body)
+        else:
+            time.sleep(0.01)
+    match = record(server, room(server, room_id)["match_id"])
+    assert match["status"] == "finished" and match["rated"] and match["ending"] == "abandoned"
+    ranks = {s["seat"]: s["rank"] for s in match["seats"]}
+    assert ranks[1] > ranks[0]  # whatever the bot did for him
+    deltas = {c["seat"]: c["delta"] for c in match["rating_changes"]}
+    assert deltas[1] < 0 < deltas[0]
