@@ -36,9 +36,26 @@ def display_rating(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
+# The figure players read: the skill estimate μ on the scale people know from lichess, where
+# everyone starts at 1500 (μ 25 × 60), marked "?" while provisional ("1500?"). The conservative
+# ``rating`` (μ − 3σ) still orders the leaderboard, so a lucky newcomer does not top it, but it is
+# no longer what a new player is shown: it starts at 0 and goes negative after a first loss.
+SHOWN_SCALE = 60
+
+
+def shown(mu: float, sigma: float) -> str:
+    figure = str(round(SHOWN_SCALE * mu))
+    return f"{figure}?" if sigma >= PROVISIONAL_SIGMA else figure
+
+
 def describe(mu: float, sigma: float) -> dict:
     return {"rating": round(display_rating(mu, sigma), 3), "mu": round(mu, 3), "sigma": round(sigma, 3),
-            "provisional": sigma >= PROVISIONAL_SIGMA}
+            "provisional": sigma >= PROVISIONAL_SIGMA, "shown": shown(mu, sigma)}
+
+
+def player_tag(player_id: str) -> str:
+    """A short, stable tag that tells two players of the same name apart ("Aya #k3f9q2")."""
+    return "#" + player_id[:6]
 
 
 # Built once: every finished match asks them, in the action writer's batch transaction.

@@ -125,6 +125,7 @@ class RoomSettings(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"seats": 6}, {"options": {"turn_seconds": 90}}]})
     seats: int | None = Field(default=None, ge=1, le=MAX_SEATS, strict=True, description="number of seats")
     options: JsonObject | None = Field(default=None, json_schema_extra=_options_schema)
+    rated: bool | None = Field(default=None, strict=True, description="false: a casual table (no rating changes)")
 
 
 class JoinRoom(BaseModel):

@@ -35,6 +35,8 @@ def open_next(session, room_id: str, player_id: str, online: set[str], game: str
     same_game = engine.id == old.game
     options = options if options is not None else (old.options if same_game else {})
     count = seats if seats is not None else old.num_seats
+    if seats is None and not same_game:  # as many as the other game takes
+        count = max(engine.min_players, min(engine.max_players, count))
     if not engine.min_players <= count <= engine.max_players:
         raise ApiError(422, "bad_seats", f"{engine.title} takes {engine.min_players}–{engine.max_players} players, "
                        f"not {count}: say how many seats")

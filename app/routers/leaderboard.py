@@ -33,7 +33,8 @@ def leaderboard(game: str, session: SessionDep, limit: Annotated[int, Query(ge=1
         query = query.where(PlayerRating.sigma < ratings.PROVISIONAL_SIGMA)
     rows = session.execute(query.order_by(order, PlayerRating.player_id).limit(limit)).all()
     return {"game": game, "provisional_sigma": ratings.PROVISIONAL_SIGMA, "entries": [
-        {"rank": i + 1, "player_id": r.player_id, "name": name, "games": r.games, **ratings.describe(r.mu, r.sigma)}
+        {"rank": i + 1, "player_id": r.player_id, "name": name, "tag": ratings.player_tag(r.player_id), "games": r.games,
+         **ratings.describe(r.mu, r.sigma)}
         for i, (r, name) in enumerate(rows)]}
 
 
@@ -43,7 +44,7 @@ def player_profile(player_id: PlayerId, session: SessionDep) -> dict:
     player = _player(session, player_id)
     rows = session.scalars(select(PlayerRating).where(PlayerRating.player_id == player.id).order_by(PlayerRating.game))
     abandoned = session.scalar(select(func.count()).select_from(Abandonment).where(Abandonment.player_id == player.id))
-    return {"id": player.id, "name": player.name, "bot": player.is_bot,
+    return {"id": player.id, "name": player.name, "tag": ratings.player_tag(player.id), "bot": player.is_bot,
             "abandoned": abandoned,  # matches where a bot had to play for them (zombie seats)
             "provisional_sigma": ratings.PROVISIONAL_SIGMA,
             "ratings": [{"game": r.game, "games": r.games, **ratings.describe(r.mu, r.sigma)} for r in rows],

@@ -106,6 +106,8 @@ async def change_room(room_id: RoomId, body: RoomSettings, player: CurrentPlayer
                              for i in range(len(rows), seats)])
         room.num_seats = seats
         room.options = options
+        if body.rated is not None:
+            room.rated = body.rated
         session.commit()
 
     async with hub.lock(room_id):
