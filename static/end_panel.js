@@ -32,6 +32,7 @@ function teamName(outcome, index, nameOf) {
 /** One sentence: who won, from the reader's seat (``me``: 0-based seat, or null for a spectator). */
 export function headline(outcome, me, nameOf) {
   const ranks = outcome.ranks;
+  if (!ranks) return { text: t("Match aborted", "対戦中止"), mood: "draw" }; // by agreement (app/endings): no result
   const winners = ranks.map((r, s) => (r === 0 ? s : -1)).filter((s) => s >= 0);
   if (winners.length === ranks.length) return { text: t("Draw", "引き分け"), mood: "draw" };
   if (outcome.teams && outcome.teams.length) {
@@ -56,6 +57,7 @@ export function headline(outcome, me, nameOf) {
 
 /** The places: one line per seat, best first, the reader marked; teams say whose team. */
 function places(outcome, me, nameOf) {
+  if (!outcome.ranks) return h("p", { class: "muted" }, t("Not rated.", "レーティング対象外です。"));
   const order = outcome.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank || a.seat - b.seat);
   return h("ol", { class: "places", "aria-label": t("Places", "順位") }, order.map(({ rank, seat }) => {
     const you = seat === me ? t(" (you)", "(あなた)") : "";
@@ -73,7 +75,8 @@ function places(outcome, me, nameOf) {
 export function endPanel(outcome, { me, nameOf, actions = [], replayUrl = null }) {
   const { text, mood } = headline(outcome, me, nameOf);
   const why = reasonText(outcome.reason, getLang(), nameOf);
-  return h("section", { class: `card outcome outcome-${mood}`, id: "outcome", "aria-labelledby": "outcome-title" },
+  return h("section", { class: `card outcome outcome-${mood}`, id: "outcome", "aria-labelledby": "outcome-title",
+    "data-ending": outcome.ending || "" },
     h("h2", { id: "outcome-title", tabindex: "-1" }, text),
     why ? h("p", { class: "outcome-why" }, why) : "",
     places(outcome, me, nameOf),

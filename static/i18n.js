@@ -54,7 +54,7 @@ const STRINGS = {
   games: ["Games", "対戦数"],
   recent_matches: ["Recent matches", "最近の対戦"],
   no_ratings: ["No rated matches yet.", "レーティング対象の対戦はまだありません。"],
-  provisional_help: ["? = provisional: the rating is still uncertain", "? = 暫定：まだ不確かなレーティング"],
+  provisional_help: ["? = provisional: the rating is still uncertain (everyone starts at 1500?)", "? = 暫定：まだ不確かなレーティング（全員1500?から始まります）"],
   my_page: ["My ratings", "自分の成績"],
 };
 

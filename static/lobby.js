@@ -54,6 +54,7 @@ function seatTags(room, s, me) {
   const tags = [];
   if (s.player_id === room.host_id) tags.push(t("host"));
   if (s.bot) tags.push(t("bot"));
+  if (s.zombie) tags.push(t("a bot plays for now", "ボットが代打ち中"));
   if (me && s.player_id === me) tags.push(t("you"));
   if (s.left) tags.push(t("left"));
   return tags;
@@ -107,7 +108,7 @@ function tableSettings(page, isHost) {
   const room = page.room;
   const game = page.game;
   if (!game) return "";
-  const key = JSON.stringify([isHost, room.num_seats, room.options]);
+  const key = JSON.stringify([isHost, room.num_seats, room.options, room.rated]);
   if (page.settingsEl && page.settingsKey === key) return page.settingsEl;
   const focused = page.settingsEl?.contains(document.activeElement) ? document.activeElement.dataset.option || "seats" : null;
   const specs = game.options || [];
@@ -127,10 +128,15 @@ function tableSettings(page, isHost) {
       });
       return label;
     });
+    // casual or rated (issue 29.8): an unrated table leaves every rating unchanged
+    const rated = h("input", { type: "checkbox", id: "room-rated", "data-setting": "rated", checked: room.rated !== false,
+      onchange: () => page.roomCall("", { rated: rated.checked }, "PATCH") });
+    fields.push(h("label", { class: "rated-setting" }, rated, " ", t("Rated (uncheck for a casual table)", "レーティング対象(外すと気軽な対戦)")));
     el = h("fieldset", { id: "table-settings", class: "table-settings" }, h("legend", {}, t("The table (until Start)", "テーブルの設定(開始まで変更できます)")),
       game.min_players === game.max_players ? "" : h("label", {}, t("players"), " ", seats), ...fields);
   } else {
-    const parts = [t(`${room.num_seats} players`, `${room.num_seats}人`)];
+    const parts = [t(`${room.num_seats} players`, `${room.num_seats}人`),
+      room.rated === false ? t("casual (unrated)", "気軽な対戦(レーティングなし)") : t("rated", "レーティング対象")];
     for (const spec of specs) {
       const value = current(spec);
       const shown = spec.type === "bool" ? (value ? t("yes", "あり") : t("no", "なし")) : String(value);
@@ -225,7 +231,8 @@ function renderBar(el, page) {
     }
     return chip;
   });
-  const extras = [h("span", { id: "visitors", class: "muted" }, `${t(`status_${room.status}`)} · ${visitorsLine(room)}`),
+  const casual = room.rated === false ? ` · ${t("casual (unrated)", "気軽な対戦(レーティングなし)")}` : "";
+  const extras = [h("span", { id: "visitors", class: "muted" }, `${t(`status_${room.status}`)}${casual} · ${visitorsLine(room)}`),
     ...inviteButtons(room, null)];
   if (room.match_id && room.status === "finished") {
     extras.push(h("a", { href: `/static/replay.html?match=${room.match_id}`, id: "replay-link" }, t("replay")));

@@ -31,6 +31,15 @@ const SENTENCES = [
     (m, name) => [`${name(m[1] - 1)} has only ${m[2]} available number card(s) left.`, `${name(m[1] - 1)}の使える数字カードが残り${m[2]}枚。`]],
   [/P(\d+) wins with (\d+) chips to (\d+)\./, (m, name) => [`${name(m[1] - 1)} wins with ${m[2]} chips to ${m[3]}.`, `${name(m[1] - 1)}の勝ち（${m[2]}枚対${m[3]}枚）。`]],
   [/Draw: both hold (\d+) chips\./, (m) => [`Draw: both hold ${m[1]} chips.`, `引き分け（両者${m[1]}枚）。`]],
+  // The platform's early endings (app/endings/actions.py), for every game
+  [/seat (\d+) resigned/, (m, name) => [`${name(m[1])} resigned.`, `${name(m[1])}が投了した。`]],
+  [/the team of seats ([\d, ]+) conceded/, (m, name) => {
+    const names = m[1].split(", ").map((s) => name(s));
+    return [`${names.join(", ")} conceded for their team.`, `${names.join("、")}のチームが投了した。`];
+  }],
+  [/aborted by agreement/, () => ["Aborted by agreement.", "合意により中止。"]],
+  [/seat (\d+) claimed the win: every other player was gone/,
+    (m, name) => [`${name(m[1])} claimed the win: every other player was gone.`, `ほかの全員が不在のため、${name(m[1])}が勝ちを申告した。`]],
 ];
 
 /** ``reason`` in ``lang`` ("en" or "ja"); ``nameOf(seat)`` names a 0-based seat. */

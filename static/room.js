@@ -8,6 +8,7 @@ import { renderPanel, seatLabel } from "/static/lobby.js";
 import { keepFocusIn } from "/static/keyboard.js";
 import { endPanel, headline } from "/static/end_panel.js";
 import { RematchPanel } from "/static/rematch.js";
+import { MatchControls, noticeText } from "/static/endings.js";
 import { TurnCues } from "/static/turn_cues.js";
 import { decisionText } from "/static/decisions.js";
 
@@ -30,6 +31,7 @@ export class RoomPage {
 
   async start() {
     try { this.room = await api("GET", `/api/rooms/${this.roomId}`); } catch { this.main.replaceChildren(h("p", { class: "card" }, t("unknown_room"))); return; }
+    if (this.followNextTable()) return;
     try { this.tableModule = await import(`/static/games/${this.room.game}.js`); } catch { this.tableModule = null; }
     const game = (await api("GET", "/api/games").catch(() => [])).find((g) => g.id === this.room.game);
     this.game = game || null; // the game's metadata: seat range and options (the lobby's table settings)
@@ -168,6 +170,11 @@ export class RoomPage {
   }
 
   addChat(m) {
+    if (m.channel === "notice") { // the room's log: a bot plays for someone, someone is back
+      this.chatLog.append(h("li", { class: "notice", "data-notice": m.notice }, h("span", { class: "chat-text" }, "🤖 ", noticeText(m))));
+      this.chatLog.scrollTop = this.chatLog.scrollHeight;
+      return;
+    }
     this.chatLog.append(h("li", { class: m.channel === "room" ? "" : "team" }, h("b", {}, m.name), ": ", h("span", { class: "chat-text" }, m.text)));
     this.chatLog.scrollTop = this.chatLog.scrollHeight;
   }
@@ -202,7 +209,10 @@ export class RoomPage {
   }
 
   renderRoom() {
+    if (this.followNextTable()) return;
     this.roomEl.classList.toggle("playing", this.room.status !== "open");
+    this.endingParts().update();
+    this.site?.rematch.redraw(); // who is away changes the choices after a match
     this.redrawSeats(() => renderPanel(this.seatsEl, this));
     this.chatChannel.hidden = !(this.message?.view?.teams && this.mySeat !== null);
     if (this.room.status === "open" && !this.message) this.tableEl.replaceChildren();
@@ -248,7 +258,8 @@ export class RoomPage {
     const m = this.message;
     const ctx = {
       view: m.view, legal: m.legal_actions, awaiting: m.awaiting, seat: m.seat, version: m.version,
-      players: this.room.seats.map((s) => ({ seat: s.seat, name: s.name, connected: s.connected, bot: s.bot })),
+      // a seat a bot plays for an absent person is marked a bot's too (app/live/zombies.py)
+      players: this.room.seats.map((s) => ({ seat: s.seat, name: s.name, connected: s.connected, bot: s.bot || Boolean(s.zombie) })),
       deadlines: m.deadlines || {}, lang: getLang(), t: (en, ja) => t(en, ja ?? en), h,
       send: (action) => this.act(action),
       seatData: this.seatData,
@@ -258,7 +269,7 @@ export class RoomPage {
     if (this.tableModule) {
       try { this.tableModule.render(root, ctx); } catch (err) { console.error(err); genericTable(root, ctx); }
     } else genericTable(root, ctx);
-    const parts = [root];
+    const parts = [this.endingParts().element, root];
     if (m.outcome) {
       const { rematch, endNext } = this.siteParts();
       parts.unshift(endPanel(m.outcome, { me: m.seat, nameOf: (s) => this.nameOf(s), actions: [rematch.element, endNext],
@@ -283,12 +294,26 @@ export class RoomPage {
 // --- issue 16 parts of the room page: turn cues, rematch (static/turn_cues.js, static/rematch.js) ---
 
 Object.assign(RoomPage.prototype, {
+  endingParts() { // issue 29: ending a match early, bot notices (static/endings.js)
+    this.endings ||= new MatchControls(this);
+    return this.endings;
+  },
+  /** A finished room whose people moved to a new table (``next_room_id``): its link leads there. */
+  followNextTable() {
+    const next = this.room?.next_room_id;
+    if (!next || this.room.status === "running" || this.room.status === "open") return false;
+    if (this.following !== next) { this.following = next; location.assign(`/r/${encodeURIComponent(next)}`); }
+    return true;
+  },
   siteParts() {
     const page = this;
     if (!this.site) keepFocusIn(this.tableEl); // keyboard players keep their place across redraws
-    this.site ||= { cues: new TurnCues(), rematch: new RematchPanel({ api, toast, roomId: this.roomId, nameOf: (s) => this.nameOf(s), get mySeat() { return page.mySeat; } }),
+    if (!this.site) {
+      const rematch = new RematchPanel({ api, toast, roomId: this.roomId, nameOf: (s) => this.nameOf(s), get mySeat() { return page.mySeat; },
+        get room() { return page.room; }, get game() { return page.game; } });
       // the end panel's "what next" slot (static/end_panel.js): a new table with the same people
-      endNext: h("div", { id: "end-next", class: "end-next" }) };
+      this.site = { cues: new TurnCues(), rematch, endNext: rematch.nextElement };
+    }
     return this.site;
   },
   siteCues(m, mine) {

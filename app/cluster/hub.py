@@ -360,6 +360,7 @@ class ClusterHub(Hub):
             self._owners[room_id] = message.get("node")
             if isinstance(live.runner, MirrorMatch):
                 live.runner.receive(message["version"], message["texts"], restart=message.get("restart", False))
+                live.heard_zombies(message.get("zombies", []))
             elif room_id in self.owned and message.get("restart"):
                 self.later(self._step_down(room_id))  # another process took this room over
         elif kind == "presence":
@@ -371,6 +372,8 @@ class ClusterHub(Hub):
             live.push_to(message["message"], set(seats) if seats is not None else None, local_only=True)
         elif kind == "room":
             self.later(self._room_changed(room_id))
+        elif kind == "zombies":  # the owner's bots play for absent people (app/live/zombies.py)
+            live.heard_zombies(message.get("seats"))
 
     async def _room_changed(self, room_id: str) -> None:
         """Another process changed the room in the database (seats, bots, start, abort)."""

@@ -24,6 +24,24 @@ class ClusterRoom(LiveRoom):
         self.hub = hub
         self.channel = hub.bus.key("room", room_id)
         self.connections = _Announced(self)
+        self.remote_zombies: set[int] = set()  # the owner's zombie seats, as it last said (not owner)
+
+    # --- zombie seats: decided by the owner, shown by every process -----------------------------
+
+    def zombie_seats(self) -> set[int]:
+        return super().zombie_seats() if self.absence is not None else set(self.remote_zombies)
+
+    def zombies_changed(self) -> None:
+        super().zombies_changed()
+        if self.absence is not None:
+            self.publish({"t": "zombies", "seats": sorted(self.zombie_seats())})
+
+    def heard_zombies(self, seats) -> None:
+        if self.absence is None and isinstance(seats, list):
+            seats = {s for s in seats if isinstance(s, int)}
+            if seats != self.remote_zombies:
+                self.remote_zombies = seats
+                self.push_room()
 
     # --- presence over processes ---------------------------------------------------------------
 
@@ -51,7 +69,8 @@ class ClusterRoom(LiveRoom):
             return
         texts = {seat_key(seat): runner.current(seat)[1].text for seat in range(runner.num_players)}
         texts[SPECTATOR] = runner.current(None)[1].text
-        self.publish({"t": "views", "version": runner.version, "texts": texts, "restart": restart})
+        self.publish({"t": "views", "version": runner.version, "texts": texts, "restart": restart,
+                      "zombies": sorted(self.zombie_seats())})
 
     def on_advanced(self, runner) -> None:
         super().on_advanced(runner)

@@ -1,0 +1,105 @@
+// Ending a match early (app/endings), the same for every game: resign (in a team game, a vote of the
+// team), abort by agreement (unrated), leave the table (a bot plays the seat until you take it
+// back), claim the win when everyone else is gone. They are platform actions sent like any action;
+// the open votes come with each view (``platform``). Also the notices that a bot plays for someone.
+import { h } from "/static/dom.js";
+import { t } from "/static/i18n.js";
+
+/** A chat line of channel "notice" in the reader's language. */
+export function noticeText(m) {
+  if (m.notice === "bot_plays") return t(`A bot plays for ${m.name} until they are back.`, `${m.name}さんが戻るまでボットが代わりに打ちます。`);
+  if (m.notice === "back") return t(`${m.name} is back and plays again.`, `${m.name}さんが戻り、自分で打っています。`);
+  return m.text;
+}
+
+export class MatchControls {
+  /** ``page`` is the room page: room, message, mySeat, nameOf(seat), act(action), roomCall(what). */
+  constructor(page) {
+    this.page = page;
+    this.confirming = false;
+    this.element = h("div", { id: "match-controls", class: "card match-controls", "aria-label": t("The match", "対戦") });
+  }
+
+  update() {
+    const { page } = this;
+    const m = page.message;
+    const room = page.room;
+    const el = this.element;
+    if (!m || m.outcome || !room || room.status !== "running") { el.hidden = true; el.replaceChildren(); return; }
+    const parts = [];
+    const zombies = room.seats.filter((s) => s.zombie);
+    for (const s of zombies) {
+      parts.push(h("p", { class: "zombie-notice", "data-seat": s.seat }, "🤖 ",
+        t(`A bot plays for ${s.name} until they are back.`, `${s.name}さんが戻るまでボットが代わりに打ちます。`)));
+    }
+    const me = page.mySeat;
+    const mine = room.seats.find((s) => s.seat === me);
+    if (me !== null && mine && (mine.zombie || mine.left)) {
+      parts.push(h("button", { type: "button", id: "take-back", class: "primary", onclick: () => page.roomCall("join") },
+        t("Take my seat back", "席に戻る")));
+    } else if (me !== null && mine) {
+      parts.push(...this.votes(m, room, me), this.menu(m, room, me));
+    }
+    el.hidden = !parts.length;
+    el.replaceChildren(...parts);
+  }
+
+  votes(m, room, me) {
+    const { page } = this;
+    const platform = m.platform || { abort_votes: [], resign_votes: [] };
+    const names = (seats) => seats.map((s) => page.nameOf(s)).join(t(", ", "、"));
+    const parts = [];
+    const abort = platform.abort_votes || [];
+    if (abort.length) {
+      const waiting = room.seats.filter((s) => !s.bot && !s.zombie && !abort.includes(s.seat)).map((s) => s.seat);
+      const buttons = abort.includes(me) ? [] : [
+        h("button", { type: "button", id: "abort-agree", onclick: () => page.act({ platform: "abort" }) }, t("Agree to abort", "中止に賛成")),
+      ];
+      buttons.push(h("button", { type: "button", id: "abort-decline", class: "quiet", onclick: () => page.act({ platform: "decline", kind: "abort" }) },
+        abort.includes(me) ? t("Withdraw", "取り下げる") : t("Keep playing", "続ける")));
+      parts.push(h("div", { id: "abort-proposal", class: "proposal", role: "status" },
+        h("p", {}, t(`${names(abort)} proposed to abort the match (it will not be rated).`, `${names(abort)}さんが対戦の中止を提案しました（レーティング対象外になります）。`),
+          waiting.length ? ` ${t(`Waiting for: ${names(waiting)}`, `返事待ち：${names(waiting)}`)}` : ""), ...buttons));
+    }
+    const resign = platform.resign_votes || [];
+    if (resign.length) {
+      const buttons = resign.includes(me) ? [] : [
+        h("button", { type: "button", id: "concede-agree", onclick: () => page.act({ platform: "resign" }) }, t("Agree to concede", "投了に賛成")),
+      ];
+      buttons.push(h("button", { type: "button", id: "concede-decline", class: "quiet", onclick: () => page.act({ platform: "decline", kind: "resign" }) },
+        resign.includes(me) ? t("Withdraw", "取り下げる") : t("Keep playing", "続ける")));
+      parts.push(h("div", { id: "concede-proposal", class: "proposal", role: "status" },
+        h("p", {}, t(`Your team: ${names(resign)} proposed to concede.`, `あなたのチーム：${names(resign)}さんが投了を提案しました。`)), ...buttons));
+    }
+    return parts;
+  }
+
+  menu(m, room, me) {
+    const { page } = this;
+    const teams = m.view && m.view.teams;
+    const team = (teams || []).find((tm) => tm.includes(me)) || [me];
+    const teamGame = team.length > 1;
+    const others = room.seats.filter((s) => !s.bot && !team.includes(s.seat));
+    const items = [];
+    if (others.length && others.every((s) => s.zombie)) {
+      items.push(h("button", { type: "button", id: "claim", class: "primary", onclick: () => page.act({ platform: "claim" }) },
+        t("Claim the win (everyone else is gone)", "勝ちを申告する（ほかの全員が不在）")));
+    }
+    if (this.confirming) {
+      items.push(h("span", { class: "confirm" }, t(teamGame ? "Concede for your team?" : "Really resign?", teamGame ? "チームとして投了しますか？" : "本当に投了しますか？"), " ",
+        h("button", { type: "button", id: "resign-confirm", class: "danger", onclick: () => { this.confirming = false; page.act({ platform: "resign" }); this.update(); } },
+          t(teamGame ? "Yes, propose to concede" : "Yes, resign", teamGame ? "はい、投了を提案" : "はい、投了します")),
+        h("button", { type: "button", id: "resign-cancel", class: "quiet", onclick: () => { this.confirming = false; this.update(); } }, t("No", "いいえ"))));
+    } else {
+      items.push(h("button", { type: "button", id: "resign", onclick: () => { this.confirming = true; this.update(); } },
+        t(teamGame ? "Concede…" : "Resign…", "投了…")));
+    }
+    if (!(m.platform?.abort_votes || []).length) {
+      items.push(h("button", { type: "button", id: "abort-propose", onclick: () => page.act({ platform: "abort" }) },
+        t("Propose to abort", "中止を提案")));
+    }
+    items.push(h("button", { type: "button", id: "leave-match", class: "quiet", onclick: () => page.roomCall("leave") },
+      t("Leave the table (a bot plays for me)", "席を離れる（ボットが代打ち）")));
+    return h("div", { class: "match-menu" }, ...items);
+  }
+}

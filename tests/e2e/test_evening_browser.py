@@ -1,0 +1,171 @@
+"""Issue 29 in Chromium, friends in separate browser contexts: an evening never gets stuck.
+
+- After a match, a friend closes the tab; the other two start the next match within 30 s, with a
+  bot in her seat (the host's choice) or at a new table with the same people, which the old link
+  leads to (point 1).
+- During a match: abort proposed and declined, then agreed (unrated); leave the table (a bot plays
+  at once, said in the chat and on the seat, in English and in Japanese) and take the seat back;
+  resign (point 2, point 3).
+- The host makes the table casual in the lobby; the leaderboard tells two players of the same name
+  apart and shows a new player "1500?"-style figures, never a negative one (point 8)."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import httpx
+
+from tests.support.browser import DESKTOP, PHONE, add_bot, create_room, join_room, start_match, wait_for_table, watch_errors
+from tests.support.clients import Api
+
+
+def three_friends(server, browser):
+    aya = browser.new_context(viewport=DESKTOP).new_page()
+    ben = browser.new_context(viewport=PHONE).new_page()
+    cho = browser.new_context(viewport=DESKTOP).new_page()
+    errors = watch_errors(aya) + watch_errors(ben)
+    invite = create_room(aya, server.base_url, "Aya", "three_magic")
+    join_room(ben, aya, invite, "Ben", 1)
+    join_room(cho, aya, invite, "Cho", 2)
+    start_match(aya)
+    for page in (aya, ben, cho):
+        wait_for_table(page)
+    # Aya resigns: the quickest end of a match
+    aya.click("#resign")
+    aya.click("#resign-confirm")
+    for page in (aya, ben, cho):
+        page.locator("#outcome").wait_for()
+    assert "Aya resigned." in aya.locator("#outcome").inner_text()
+    return invite, aya, ben, cho, errors
+
+
+def match_id(page) -> str:
+    return page.evaluate("() => fetch(location.pathname.replace('/r/', '/api/rooms/')).then((r) => r.json()).then((r) => r.match_id)")
+
+
+def test_a_friend_left_the_host_plays_on_with_a_bot_in_her_seat(server, browser):
+    invite, aya, ben, cho, errors = three_friends(server, browser)
+    old = match_id(aya)
+    cho.context.close()  # Cho closes the tab after the match
+    gone = time.monotonic()
+    bot_button = aya.locator(".bot-for-absent[data-seat='2']")
+    bot_button.wait_for()
+    assert bot_button.inner_text() == "Play on with a bot for Cho"
+    assert ben.locator(".bot-for-absent").count() == 0  # only the host chooses
+    bot_button.click()
+    ben.click("#rematch-button")
+    for page in (aya, ben):
+        page.wait_for_function("() => !document.querySelector('#outcome') && document.querySelector('.game')")
+    assert time.monotonic() - gone < 30
+    assert match_id(aya) != old
+    assert "bot" in aya.locator(".seat[data-seat='2']").inner_text()
+    assert errors == []
+
+
+def test_a_friend_left_the_others_open_a_new_table_her_link_still_leads_to(server, browser):
+    invite, aya, ben, cho, errors = three_friends(server, browser)
+    cho.context.close()
+    gone = time.monotonic()
+    ben.locator("#next-table").wait_for()
+    ben.click("#next-table")
+    for page in (aya, ben):  # both pages follow to the new table
+        page.wait_for_url(lambda url: "/r/" in url and url != invite)
+    new_url = ben.url
+    assert aya.url == new_url
+    assert [aya.locator(f".seat[data-seat='{i}']").inner_text().split(": ")[1].split(" ")[0] for i in (0, 1)] == ["Aya", "Ben"]
+    add_bot(ben, 2)  # Ben hosts the new table
+    start_match(ben)
+    for page in (aya, ben):
+        wait_for_table(page)
+    assert time.monotonic() - gone < 30
+    # Cho comes back later through the old link: it leads to the new table
+    back = browser.new_context(viewport=PHONE).new_page()
+    back.goto(invite)
+    back.wait_for_url(new_url)
+    assert errors == []
+
+
+def test_abort_leave_take_back_and_resign_in_english_and_japanese(server, browser):
+    aki = browser.new_context(viewport=DESKTOP).new_page()
+    ben = browser.new_context(viewport=PHONE, locale="ja-JP").new_page()
+    errors = watch_errors(aki) + watch_errors(ben)
+    invite = create_room(aki, server.base_url, "Aki", "synomilia")
+    join_room(ben, aki, invite, "Ben", 1)
+    start_match(aki)
+    for page in (aki, ben):
+        wait_for_table(page)
+    # abort: proposed, declined, proposed again and agreed
+    aki.click("#abort-propose")
+    ben.locator("#abort-proposal").wait_for()
+    assert "Akiさんが対戦の中止を提案しました" in ben.locator("#abort-proposal").inner_text()
+    assert ben.locator("#abort-agree").inner_text() == "中止に賛成"
+    ben.click("#abort-decline")
+    aki.locator("#abort-proposal").wait_for(state="detached")
+    # Ben leaves the table: a bot plays for him at once; said in the chat and on his seat
+    ben.click("#leave-match")
+    aki.locator("#chat-log li.notice[data-notice='bot_plays']").wait_for()
+    assert aki.locator("#chat-log li.notice").inner_text() == "🤖 A bot plays for Ben until they are back."
+    aki.locator(".seat[data-seat='1']", has_text="a bot plays for now").wait_for()
+    assert "A bot plays for Ben until they are back." in aki.locator(".zombie-notice").inner_text()
+    ben.locator("#chat-log li.notice[data-notice='bot_plays']", has_text="Benさんが戻るまでボットが代わりに打ちます。").wait_for()
+    ben.locator("#take-back", has_text="席に戻る").click()
+    aki.locator("#chat-log li.notice[data-notice='back']", has_text="Ben is back and plays again.").wait_for()
+    aki.locator(".zombie-notice").wait_for(state="detached")
+    ben.locator("#chat-log li.notice[data-notice='back']", has_text="Benさんが戻り、自分で打っています。").wait_for()
+    # now both agree to abort: not rated
+    ben.click("#abort-propose")
+    aki.click("#abort-agree")
+    for page in (aki, ben):
+        page.locator("#outcome[data-ending='aborted']").wait_for()
+    assert "Match aborted" in aki.locator("#outcome").inner_text() and "Not rated." in aki.locator("#outcome").inner_text()
+    assert "対戦中止" in ben.locator("#outcome").inner_text() and "合意により中止。" in ben.locator("#outcome").inner_text()
+    record = httpx.get(f"{server.base_url}/api/matches/{match_id(aki)}").json()
+    assert record["status"] == "aborted" and not record["rated"] and record["ending"] == "aborted"
+    # the rematch, then Ben resigns (in Japanese)
+    aki.click("#rematch-button")
+    ben.click("#rematch-button")
+    for page in (aki, ben):
+        page.wait_for_function("() => !document.querySelector('#outcome') && document.querySelector('.game')")
+    ben.locator("#resign", has_text="投了…").click()
+    ben.click("#resign-confirm")
+    aki.locator("#outcome[data-ending='resigned']", has_text="Ben resigned.").wait_for()
+    ben.locator("#outcome", has_text="Benが投了した。").wait_for()
+    assert errors == []
+
+
+def test_a_casual_table_and_a_leaderboard_that_tells_players_apart(server, browser):
+    aki = browser.new_context(viewport=DESKTOP).new_page()
+    ben = browser.new_context(viewport=PHONE).new_page()
+    errors = watch_errors(aki) + watch_errors(ben)
+    invite = create_room(aki, server.base_url, "Aki", "synomilia")
+    aki.locator("#room-rated").uncheck()
+    join_room(ben, aki, invite, "Ben", 1)
+    ben.locator("#table-settings", has_text="casual (unrated)").wait_for()
+    start_match(aki)
+    for page in (aki, ben):
+        wait_for_table(page)
+    aki.click("#resign")
+    aki.click("#resign-confirm")
+    ben.locator("#outcome").wait_for()
+    record = httpx.get(f"{server.base_url}/api/matches/{match_id(aki)}").json()
+    assert not record["rated"] and record["unrated_reason"] == "the table was unrated"
+
+    # two players named Aya, each rated once (one won, one lost): told apart, no negative figure
+    ayas = [Api.new_player(server.base_url, "Aya"), Api.new_player(server.base_url, "Aya")]
+    room_id = ayas[0].post("/api/rooms", {"game": "synomilia"}).json()["id"]
+    assert ayas[1].post(f"/api/rooms/{room_id}/join").status_code == 200
+    assert ayas[0].post(f"/api/rooms/{room_id}/start").status_code == 200
+    assert ayas[1].post(f"/api/rooms/{room_id}/actions", {"action": {"platform": "resign"}, "version": 0}).status_code == 200
+    aki.goto(server.base_url + "/static/ratings.html?game=synomilia")
+    rows = aki.locator("#leaderboard tr")
+    rows.nth(2).wait_for()
+    texts = [rows.nth(i).inner_text() for i in (1, 2)]
+    tags = [re.search(r"Aya\s+(#\S+)", text).group(1) for text in texts]
+    assert tags[0] != tags[1]
+    figures = [re.search(r"\t(\d+)\?\t", text) for text in texts]
+    assert all(figures), texts  # "1500?"-style while provisional
+    assert not any("-" in text.split("\t")[2] for text in texts)
+    aki.set_viewport_size(PHONE)
+    aki.screenshot(path="/tmp/leaderboard-phone.png")
+    assert errors == []
