@@ -40,7 +40,7 @@ async function listPage() {
     href: `?${new URLSearchParams(s ? { status: s } : {})}`, style: { marginRight: ".8rem" },
   }, s ? t(`status_${s}`) : t("All", "すべて"))));
   const rows = listing.matches.map((m) => h("tr", { "data-match": m.id },
-    h("td", {}, h("code", {}, m.id.slice(0, 8))), h("td", {}, m.game), h("td", {}, t(`status_${m.status}`)),
+    h("td", {}, h("code", {}, m.id.slice(0, 8))), h("td", {}, m.game), h("td", { class: "match-status" }, t(`status_${m.status}`), m.ending ? ` — ${t(`ending_${m.ending}`)}` : ""),
     h("td", {}, m.seats.map((s) => s.name + (s.bot ? ` (${t("bot")})` : "")).join(", ")), h("td", {}, String(m.steps)),
     h("td", {}, new Date(m.started_at).toLocaleString()),
     h("td", {}, h("button", { type: "button", onclick: () => replayPanel(m) }, t("replay")), " ",
@@ -65,7 +65,7 @@ function replayPanel(match) {
     ...match.seats.map((s) => ({ value: String(s.seat), label: `${t("seat")} ${s.seat + 1} — ${s.name}` }))];
   const root = h("div", { class: "card replay" });
   const panel = document.getElementById("admin-replay");
-  panel.replaceChildren(h("h2", {}, `${t("replay")}: ${match.game} ${match.id.slice(0, 8)} (${t(`status_${match.status}`)})`), root);
+  panel.replaceChildren(h("h2", {}, `${t("replay")}: ${match.game} ${match.id.slice(0, 8)} (${t(`status_${match.status}`)}${match.ending ? ` — ${t(`ending_${match.ending}`)}` : ""})`), root);
   mountReplay(root, {
     game: match.game, steps: match.steps, seats, seat: "all", step: match.steps,
     fetchStep: (seat, step) => {

@@ -42,6 +42,11 @@ const STRINGS = {
   status_running: ["Playing", "対戦中"],
   status_finished: ["Finished", "終了"],
   status_aborted: ["Aborted", "中止"],
+  // how a match ended when it was not played out (matches.ending, app/endings)
+  ending_resigned: ["resigned", "投了"],
+  ending_aborted: ["aborted by agreement", "合意で中止"],
+  ending_claimed: ["win claimed (the others were gone)", "勝ちの申告（ほかは不在）"],
+  ending_abandoned: ["a player abandoned it (a bot finished for them)", "放棄あり（ボットが代わりに最後まで）"],
   replay: ["Replay", "リプレイ"],
   name_needed: ["Enter a name first.", "先に名前を入力してください。"],
   set_name: ["Enter", "決定"],

@@ -203,7 +203,7 @@ async function replayPage() {
   main.replaceChildren(
     h("section", { class: "card replay-head" },
       h("h1", {}, `${t("replay")}: ${record.title || record.game}`),
-      field(t("Status:", "状態："), t(`status_${record.status}`)),
+      field(t("Status:", "状態："), t(`status_${record.status}`) + (record.ending ? ` — ${t(`ending_${record.ending}`)}` : "")),
       record.outcome?.reason ? field(t("Result:", "結果："), reasonText(record.outcome.reason, getLang(), (s) => record.seats[s]?.name)) : "",
       record.duration_seconds !== null ? field(t("Duration:", "時間："), `${Math.round(record.duration_seconds / 60)} min`) : "",
       field(t("Rated:", "レーティング："), record.rated ? t("yes", "あり") : `${t("no", "なし")}${record.unrated_reason ? ` (${record.unrated_reason})` : ""}`),

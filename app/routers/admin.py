@@ -35,7 +35,7 @@ def list_matches(_admin: AdminDep, session: SessionDep,
     total = session.scalar(select(func.count()).select_from(query.subquery()))
     rows = session.execute(query.add_columns(steps).order_by(Match.started_at.desc(), Match.id).limit(limit).offset(offset))
     return {"total": total, "matches": [
-        {"id": m.id, "room_id": m.room_id, "game": m.game, "status": m.status, "steps": n,
+        {"id": m.id, "room_id": m.room_id, "game": m.game, "status": m.status, "ending": m.ending, "rated": m.rated, "steps": n,
          "seats": history.seat_list(m), "outcome": m.outcome,
          "started_at": history.iso(m.started_at), "finished_at": history.iso(m.finished_at)} for m, n in rows]}
 

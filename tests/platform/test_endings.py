@@ -218,3 +218,23 @@ def test_rage_quit_counts_as_a_loss_for_the_leaver(fake_clock_server):
     assert ranks[1] > ranks[0]  # whatever the bot did for him
     deltas = {c["seat"]: c["delta"] for c in match["rating_changes"]}
     assert deltas[1] < 0 < deltas[0]
+
+
+def test_the_lobby_makes_a_table_casual_and_the_leaderboard_tells_players_apart(server):
+    aya1, aya2 = Api.new_player(server.base_url, "Aya"), Api.new_player(server.base_url, "Aya")
+    room_id = aya1.post("/api/rooms", {"game": "synomilia"}).json()["id"]
+    assert aya2.patch(f"/api/rooms/{room_id}", {"rated": False}).json()["error"]["code"] == "not_host"
+    assert aya1.patch(f"/api/rooms/{room_id}", {"rated": "no"}).status_code == 422
+    assert aya1.patch(f"/api/rooms/{room_id}", {"rated": False}).json()["rated"] is False
+    assert aya1.patch(f"/api/rooms/{room_id}", {"rated": True}).json()["rated"] is True
+    assert aya2.post(f"/api/rooms/{room_id}/join").status_code == 200
+    assert aya1.post(f"/api/rooms/{room_id}/start").status_code == 200
+    assert act(aya2, room_id, {"platform": "resign"}).status_code == 200
+    board = httpx.get(f"{server.base_url}/api/games/synomilia/leaderboard").json()["entries"]
+    assert [e["name"] for e in board] == ["Aya", "Aya"]
+    assert board[0]["tag"] != board[1]["tag"] and all(e["tag"].startswith("#") for e in board)
+    loser = next(e for e in board if e["player_id"] == aya2.player_id)
+    assert loser["rating"] < 0  # the conservative estimate a new player used to be shown
+    assert loser["shown"].endswith("?") and int(loser["shown"][:-1]) > 0  # lichess-style "1400?"
+    profile = httpx.get(f"{server.base_url}/api/players/{aya2.player_id}").json()
+    assert profile["tag"] == loser["tag"] and profile["ratings"][0]["shown"] == loser["shown"]

@@ -36,6 +36,9 @@ class Api:
     def put(self, path: str, body=None, **kw) -> httpx.Response:
         return self.http.put(path, json=body, headers=self._headers(), **kw)
 
+    def patch(self, path: str, body=None, **kw) -> httpx.Response:
+        return self.http.patch(path, json=body, headers=self._headers(), **kw)
+
 
 class Socket:
     """A live connection; ``received`` keeps every message in order.
