@@ -1,16 +1,16 @@
 """endings and casual tables: a room's rated setting (copied to each match), the new table a room
 points to, and how a match ended when it was not played out
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 Create Date: 2026-11-25 14:10:00
 """
 import sqlalchemy as sa
 from alembic import op
 
 
-revision = '0008'
-down_revision = '0007'
+revision = '0009'
+down_revision = '0008'
 branch_labels = None
 depends_on = None
 
