@@ -72,40 +72,40 @@ class Engine:
     version: str = "1"
     options: Sequence[dict] = ()
 
-    def new_game(self, num_players: int, seed: int, options: dict | None = None) -> Any:
+    def new_game(self, num_players: int, seed: int, options: dict | None = None, /) -> Any:
         raise NotImplementedError
 
-    def awaiting(self, state: Any) -> frozenset[int]:
+    def awaiting(self, state: Any, /) -> frozenset[int]:
         raise NotImplementedError
 
-    def legal_actions(self, state: Any, seat: int) -> list[dict]:
+    def legal_actions(self, state: Any, seat: int, /) -> list[dict]:
         raise NotImplementedError
 
-    def apply(self, state: Any, seat: int, action: dict) -> Any:
+    def apply(self, state: Any, seat: int, action: dict, /) -> Any:
         raise NotImplementedError
 
-    def view(self, state: Any, seat: int | None) -> dict:
+    def view(self, state: Any, seat: int | None, /) -> dict:
         raise NotImplementedError
 
-    def outcome(self, state: Any) -> dict | None:
+    def outcome(self, state: Any, /) -> dict | None:
         raise NotImplementedError
 
-    def state_to_json(self, state: Any) -> dict:
+    def state_to_json(self, state: Any, /) -> dict:
         raise NotImplementedError
 
-    def state_from_json(self, data: dict) -> Any:
+    def state_from_json(self, data: dict, /) -> Any:
         raise NotImplementedError
 
-    def delay(self, state: Any) -> float:
+    def delay(self, state: Any, /) -> float:
         return 0.0
 
-    def clock_seconds(self, state: Any, seat: int) -> float | None:
+    def clock_seconds(self, state: Any, seat: int, /) -> float | None:
         return None
 
-    def on_timeout(self, state: Any, seat: int) -> dict:
+    def on_timeout(self, state: Any, seat: int, /) -> dict:
         raise IllegalAction(f"{self.id} has no clock: no timeout applies to seat {seat!r}")
 
-    def check_invariants(self, state: Any) -> None:
+    def check_invariants(self, state: Any, /) -> None:
         return None
 
     def __repr__(self) -> str:
@@ -146,7 +146,7 @@ def seat_clock(seconds: float, seat: int, awaited: frozenset) -> float | None:
     return float(seconds)
 
 
-def resolve_options(specs: list[dict], options: dict | None) -> dict:
+def resolve_options(specs: Sequence[dict], options: dict | None) -> dict:
     """Fill defaults and validate ``options`` against ``specs``; ``InvalidAction`` names the bad key."""
     options = dict(options or {})
     known = {spec["name"]: spec for spec in specs}

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 
 def determinize(game_id: str, view: dict, rng: random.Random):
@@ -149,7 +150,7 @@ def _peribit(view: dict, rng: random.Random):
     seen = [mine] + [[m] * n for m, n in s.lanes] + [[k] * n for multa in s.multas for k, n in enumerate(multa)]
     pool = _minus(Counter({k: data.STONES_PER_MARK for k in range(3)}), *seen)
     theirs, deck = _deal(pool, [view["hand_counts"][opponent], view["deck_count"]], rng)
-    hands = [None, None]
+    hands: list[Any] = [None, None]
     hands[me], hands[opponent] = mine, tuple(theirs)
     s.hands = tuple(hands)
     s.deck = tuple(deck)
@@ -159,7 +160,9 @@ def _peribit(view: dict, rng: random.Random):
     s.eligible = tuple(view["exchange"]["can"])
     own_ex = view["exchange"]["mine"]
     own_pl = view["my_placement"]
-    pending_ex, pending_pl, drawn = [None, None], [None, None], [None, None]
+    pending_ex: list[Any] = [None, None]
+    pending_pl: list[Any] = [None, None]
+    drawn: list[Any] = [None, None]
     if own_ex is not None:
         pending_ex[me] = tuple(marks[m] for m in own_ex)
     if own_pl is not None:
@@ -213,7 +216,7 @@ def _makelandia(view: dict, rng: random.Random):
     hands: list = [None] * n
     exped: list = [None] * n
     set_aside: list = [None, None]
-    pending_cards = None
+    pending_cards: Any = None
     for team in range(2):
         members = [p for p in range(n) if s.team[p] == team]
         seen = [view["hand"]] if s.team[me] == team else []
@@ -246,8 +249,8 @@ def _makelandia(view: dict, rng: random.Random):
     if me is not None:
         hands[me] = view["hand"]
     if pending is not None:
-        cards = pending_cards if pending["cards"] is None else tuple(pending["cards"])
-        s.pending = (pending["attacker"], pending["defender"], tuple(cards))
+        attack = pending_cards if pending["cards"] is None else tuple(pending["cards"])
+        s.pending = (pending["attacker"], pending["defender"], tuple(attack))
     else:
         s.pending = None
     s.hands = tuple(_sorted(h) for h in hands)
@@ -369,7 +372,7 @@ def _three_magic(view: dict, rng: random.Random):
     other_drawn = 1 if phase == "insert" and view["turn"] != me and in_turn else 0
     pool = sorted(set(range(data.NUM_CARDS)) - set(mine) - set(public_ids))
     parts = _deal(pool, sizes + [other_drawn, view["spare_count"], view["pile_count"]], rng)
-    hands = [None] * 3
+    hands: list[Any] = [None] * 3
     for p, cards in zip(others, parts):
         hands[p] = cards
     hands[me] = hand

@@ -28,7 +28,9 @@ def win_rate(game_id: str, num_players: int, hero: Callable, rival: Callable, ga
         hero_seats = next((set(t) for t in teams if hero_seat in t), {hero_seat}) if teams else {hero_seat}
         policies = [hero if s in hero_seats else rival for s in range(num_players)]
         result = play(engine, num_players, seed, policies=policies, rng=random.Random(seed), options=options)
-        ranks = engine.outcome(result.state)["ranks"]
+        outcome = engine.outcome(result.state)
+        assert outcome is not None, "a playout ends with an outcome"
+        ranks = outcome["ranks"]
         wins += ranks[hero_seat] == 0 and all(ranks[s] > 0 for s in range(num_players) if s not in hero_seats)
     return wins / games
 

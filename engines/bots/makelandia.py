@@ -99,7 +99,7 @@ def attack_value(view: dict, attack: dict) -> float | None:
         return None  # would put us out even on a win
     if mine["role"] == "castle" and len(cards) >= len(hand):
         return None
-    value = strength(cards)
+    value: float = strength(cards)
     if KILL in cards:
         value = 9 + (6 if target["hand_size"] == 1 else 0)
     value -= shape_cost(cards)

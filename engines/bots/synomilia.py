@@ -17,7 +17,7 @@ NINE_WEIGHT = 3
 
 def choose(view: dict, legal: list[dict], rng: random.Random) -> dict:
     me = view["viewer"]
-    kinds = {}
+    kinds: dict[str, list[dict]] = {}
     for action in legal:
         kinds.setdefault(action["type"], []).append(action)
     if "predict" in kinds:

@@ -78,7 +78,7 @@ def _ability(effect: str) -> dict:
 ASSASSIN = _ability("assassin")["card"]
 ASSASSIN_VICTIM = _ability("assassin")["victim"]
 SCOUTS = frozenset(a["card"] for a in HOUSE_ABILITIES if a["effect"] == "scout")
-PAIRS = tuple(sorted({tuple(sorted((a["card"], a["partner"]), key=int))
+PAIRS = tuple(sorted({tuple(sorted((str(a["card"]), str(a["partner"])), key=int))
                       for a in HOUSE_ABILITIES if a["effect"] == "pair"}))
 BOOST_BONUS = _ability("boost")["bonus"]
 STRENGTH = {c: int(c) for c in CHARACTERS}

@@ -32,6 +32,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from functools import lru_cache
+from typing import Any
 
 from engines.makelandia import data
 from engines.makelandia.data import BOOST, CASTLE, DARK, FORT, KILL, LIGHT, ORDER, TEAMS
@@ -73,6 +74,26 @@ class State:
     __slots__ = ("n", "terr", "team", "role", "hands", "exped", "alive", "discards", "set_aside",
                  "turn", "phase", "pending", "quiet", "turn_no", "seq", "last_battle", "log",
                  "result", "reason", "options")
+    n: int
+    terr: tuple[int, ...]
+    team: tuple[int, ...]
+    role: tuple[str, ...]
+    hands: tuple[tuple[str, ...], ...]
+    exped: tuple[tuple[tuple[str, int], ...], ...]
+    alive: tuple[bool, ...]
+    discards: tuple[tuple[str, ...], ...]
+    set_aside: tuple[tuple[str, ...], ...]
+    turn: int
+    phase: str
+    pending: Any  # None, or (attacker, defender, cards)
+    quiet: int
+    turn_no: int
+    seq: int
+    last_battle: dict | None
+    log: tuple[dict, ...]
+    result: int | None
+    reason: str
+    options: dict
 
     def copy(self) -> "State":
         o = State.__new__(State)
@@ -147,7 +168,7 @@ def legal_actions(state: State, seat: int) -> list[dict]:
     if state.phase != TURN or seat != state.turn:
         return []
     hand = state.hands[seat]
-    actions = [{"type": "wait"}]
+    actions: list[dict] = [{"type": "wait"}]
     plays = _plays(hand)
     my_team = state.team[seat]
     for other in range(state.n):
@@ -267,7 +288,7 @@ def view(state: State, seat: int | None) -> dict:
     me = check_seat(seat, state.n, spectator=True)
     n = state.n
     territories = data.TERRITORIES[n]
-    ring = [None] * territories
+    ring: list[int | None] = [None] * territories
     for p in range(n):
         ring[state.terr[p]] = p
     # A face-down play is seen only as made, not as how many cards (rules, hidden information):
@@ -382,7 +403,7 @@ def state_from_json(d: dict) -> State:
 def check_invariants(state: State) -> None:
     n = state.n
     for team in (LIGHT, DARK):
-        held = Counter()
+        held: Counter[str] = Counter()
         for p in range(n):
             if state.team[p] == team:
                 held.update(state.hands[p])
@@ -438,7 +459,7 @@ def _distinct(hand: tuple) -> tuple:
 def _plays(hand: tuple) -> tuple:
     """Every distinct legal play from ``hand``, canonical order (weakest-looking singles first)."""
     distinct = _distinct(hand)
-    plays = [(c,) for c in distinct]
+    plays: list[tuple[str, ...]] = [(c,) for c in distinct]
     has_boost = BOOST in distinct
     chars = [c for c in distinct if c in data.STRENGTH]
     if has_boost:

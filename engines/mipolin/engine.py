@@ -564,7 +564,7 @@ def _setup(s: dict) -> None:
     s["location"] = places[0]
     deck = [f"c{c}" for c in rest_chars] + [f"p{p}" for p in places[1:]] + list(data.DAY_CARDS)
     rng.shuffle(deck)
-    hands = [[] for _ in range(NUM_PLAYERS)]
+    hands: list[list[str]] = [[] for _ in range(NUM_PLAYERS)]
     for i, card in enumerate(deck):
         hands[deal_order[i % NUM_PLAYERS]].append(card)
     s["hands"] = [_sorted_hand(h) for h in hands]

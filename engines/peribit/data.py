@@ -7,6 +7,10 @@ the three marks in a multa sorted high to low, ``t = c1 + c2 + c3``. The best ro
 with the most points; on equal points the role later in the list is named.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 MARKS = ("bellum", "natura", "societas")
 MARK_LABELS = {
     "bellum": {"en": "Bellum", "ja": "ベルム", "color": "red"},
@@ -23,7 +27,7 @@ BETWEEN_ROUNDS_DELAY = 6.0  # seconds the server shows a round's result before t
 
 SCORING_NAME = {"en": "house scoring", "ja": "ハウス得点表"}
 
-ROLES = (
+ROLES: tuple[dict[str, Any], ...] = (
     {"id": "nihil", "en": "Nihil", "ja": "ニヒル", "needs": {}, "points": {},
      "condition_en": "none below", "condition_ja": "以下のどれでもない", "points_text": "0"},
     {"id": "par", "en": "Par", "ja": "パル", "needs": {"c1": 2}, "points": {"const": 1},

@@ -29,6 +29,7 @@ Actions (JSON dicts):
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from engines.peribit import data
 from engines.peribit.scoring import best_role
@@ -72,9 +73,28 @@ class State:
     ``(lane index | -1 for a new lane, mark, late)``; the stone stays in the hand until both placed.
     """
 
-    FIELDS = ("seed", "options", "round", "placement", "step", "deck", "lanes", "hands", "multas",
-                 "metus", "metus_start", "stella", "eligible", "pending_ex", "pending_pl", "drawn",
-                 "last_exchange", "last", "log", "rounds", "final", "shuffles")
+    seed: int
+    options: dict
+    round: int
+    placement: int
+    step: str
+    deck: tuple[int, ...]
+    lanes: tuple[tuple[int, int], ...]
+    hands: tuple[tuple[int, ...], ...]
+    multas: tuple[tuple[int, ...], ...]
+    metus: int
+    metus_start: int
+    stella: int
+    eligible: tuple[bool, ...]
+    pending_ex: tuple[tuple[int, ...] | None, ...]
+    pending_pl: tuple[Any, ...]  # per seat None or (lane, mark, late)
+    drawn: tuple[int | None, ...]
+    last_exchange: tuple[bool, ...] | None
+    last: dict | None
+    log: tuple[dict, ...]
+    rounds: tuple[dict, ...]
+    final: Any  # None until the end, then a dict
+    shuffles: int
 
     def copy(self) -> "State":
         new = State.__new__(State)
@@ -145,7 +165,7 @@ def apply(state: State, seat: int, action: dict) -> State:
     if kind in ("exchange", "no_exchange"):
         if state.step != EXCHANGE:
             raise IllegalAction(f"{action!r}: exchanges are decided only in the exchange step (now {state.step})")
-        give = ()
+        give: tuple[int, ...] = ()
         if kind == "exchange":
             give = tuple(sorted(MARK_INDEX[m] for m in action["give"]))
             if not _has(state.hands[seat], give):
@@ -438,7 +458,7 @@ def _start_round(s: State, number: int, carried: int) -> State:
     s.shuffles += 1
     s.lanes = tuple((m, 1) for m in stones[:data.FIELD_LANES])
     rest = stones[data.FIELD_LANES:]
-    hands = ([], [])
+    hands: tuple[list[int], list[int]] = ([], [])
     for _ in range(data.HAND_SIZE):
         for seat in SEATS:
             hands[seat].append(rest.pop(0))
@@ -482,8 +502,8 @@ def _decide_exchange(state: State, seat: int, give: tuple) -> State:
 def _resolve_exchange(s: State) -> None:
     deck = list(s.deck)
     hands = list(s.hands)
-    drawn = [None, None]
-    given = []
+    drawn: list[int | None] = [None, None]
+    given: list[int] = []
     for seat in SEATS:
         give = s.pending_ex[seat]
         if give:
@@ -655,7 +675,7 @@ def _peribit(s: State) -> None:
     round 3 re-scored, totals compared."""
     wins = [sum(1 for r in s.rounds if r["winner"] == x) for x in SEATS]
     deck = list(s.deck)
-    got = [[], []]
+    got: list[list[int]] = [[], []]
     if wins[0] != wins[1]:
         receiver = 0 if wins[0] < wins[1] else 1
         for _ in range(min(s.stella, len(deck))):

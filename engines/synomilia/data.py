@@ -5,6 +5,8 @@ Kept as data so rule tweaks (chip counts, payout amounts, wording) never need co
 
 from __future__ import annotations
 
+from typing import Any
+
 NUM_PLAYERS = 2
 START_CHIPS = 15  # per player; 30 chips in play at every step
 TOTAL_CHIPS = START_CHIPS * NUM_PLAYERS
@@ -17,7 +19,7 @@ FACES = ("sun", "moon")
 # Payout to the bout winner, in order, each paid from the loser's hand (partially if short).
 # kind "if_winner_holds": due only when the winner held exactly `holds` chips before any payout;
 # "per_moon": one chip per moon-face chip on the pile; "flat": always; "pile": the whole pile.
-PAYOUT = (
+PAYOUT: tuple[dict[str, Any], ...] = (
     {"step": "winner_had_0", "kind": "if_winner_holds", "holds": 0, "amount": 5},
     {"step": "winner_had_1", "kind": "if_winner_holds", "holds": 1, "amount": 2},
     {"step": "moons", "kind": "per_moon", "amount": 1},

@@ -35,6 +35,7 @@ deduce a timed-out prediction.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from engines.plain import copy_plain
 from engines.protocol import SYSTEM, Engine, IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
@@ -67,12 +68,30 @@ class State:
     chips: (seat0, seat1) chips in hand. pile: str of "s"/"m" (sun/moon faces, bottom first).
     markers: (bool, bool) True = flipped to moon (change used this bout). available: per seat a
     sorted tuple of usable number cards. predictions: per seat the face-down card or None.
-    plays: this bout's plays as (seat, kind), kind "sun", "moon", "change" or "pass". history: finished bouts (dicts, never mutated).
+    plays: this bout's plays as (seat, kind), kind "sun", "moon", "change" or "pass".
+    history: finished bouts (dicts, never mutated).
     """
 
     __slots__ = ("seed", "options", "phase", "bout", "start", "turn", "chips", "pile", "markers",
                  "available", "predictions", "plays", "last_actor", "first_revealer",
                  "end_condition", "history", "game_end")
+    seed: int
+    options: dict
+    phase: str
+    bout: int
+    start: int
+    turn: Any  # the seat to play, in the play phase
+    chips: tuple[int, ...]
+    pile: str
+    markers: tuple[bool, ...]
+    available: tuple[tuple[int, ...], ...]
+    predictions: tuple[int | None, ...]
+    plays: tuple[tuple[int, str], ...]
+    last_actor: int | None
+    first_revealer: Any  # the seat revealing first, in the reveal phase
+    end_condition: str | None
+    history: tuple[dict, ...]
+    game_end: Any  # None until the end, then a dict
 
     def copy(self) -> "State":
         new = State.__new__(State)
@@ -123,7 +142,7 @@ def legal_actions(state: State, seat: int) -> list[dict]:
     if phase == PLAY:
         if seat != state.turn:
             return []
-        actions = []
+        actions: list[dict] = []
         if state.chips[seat] > 0:
             actions.append({"type": "stack", "face": "sun"})
             actions.append({"type": "stack", "face": "moon"})
@@ -427,7 +446,7 @@ def check_invariants(state: State) -> None:
 
 
 # ---------------------------------------------------------------- private helpers
-def _parse(action) -> tuple[str, object]:
+def _parse(action) -> tuple[str, Any]:
     """Validate the shape of ``action``; return (type, card-or-face). Raises InvalidAction."""
     if not isinstance(action, dict):
         raise InvalidAction(f"action must be a dict with a 'type', got {action!r}")

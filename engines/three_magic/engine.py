@@ -533,7 +533,7 @@ def _pledge_price(s: dict, seat: int, card: int) -> int:
 
 def _call_options(s: dict, seat: int, card: int, discarder: int) -> list[dict]:
     hand = s["hands"][seat]
-    out = []
+    out: list[dict] = []
     if not s["no_ron"][seat]:
         out.extend({"type": "ron", "pos": p} for p in sp.winning_positions(hand, card))
     if s["riichi"][seat] or s["pledged"][seat] >= data.MAX_PLEDGES or \

@@ -32,7 +32,7 @@ def type_number(t: int) -> int:
 
 
 # ---------------------------------------------------------------- spell tables
-SEQ_KIND = {}  # number triple -> "equal" | "ascending" | "descending"
+SEQ_KIND: dict[tuple[int, ...], str] = {}  # number triple -> "equal" | "ascending" | "descending"
 for _seq in data.EQUAL_SPELLS:
     SEQ_KIND[_seq] = "equal"
 for _seq in data.ASCENDING_SPELLS:
@@ -51,7 +51,7 @@ for _t1 in range(NUM_TYPES):
 
 # COMPLETE[slot][ta * 15 + tb]: the types x that make a spell when x stands at ``slot`` (0-2) and
 # ta, tb fill the other two slots in order.
-COMPLETE = [[() for _ in range(NUM_TYPES * NUM_TYPES)] for _ in range(3)]
+COMPLETE: list[list[tuple[int, ...]]] = [[() for _ in range(NUM_TYPES * NUM_TYPES)] for _ in range(3)]
 for _ta in range(NUM_TYPES):
     for _tb in range(NUM_TYPES):
         for _slot in range(3):
