@@ -35,6 +35,8 @@ export class RoomPage {
     try { this.tableModule = await import(`/static/games/${this.room.game}.js`); } catch { this.tableModule = null; }
     const game = (await api("GET", "/api/games").catch(() => [])).find((g) => g.id === this.room.game);
     this.game = game || null; // the game's metadata: seat range and options (the lobby's table settings)
+    // a rules page opened from this table's own links leads back here (static/rules/rules_page.js)
+    try { localStorage.setItem("asobiba.lastTable", JSON.stringify({ room: this.roomId, game: this.room.game })); } catch { /* private mode */ }
     this.title = game ? gameTitle(game, getLang()) : this.room.game;
     this.layout();
     this.connect();

@@ -1,11 +1,17 @@
 // A rules page (static/rules/<game>.html holds both languages): show the reader's language (the
 // site's choice, else the browser's), with a switch to the other one, and a link back to the table
-// the reader came from (``?room=<id>``, set by the room page) or to the landing page.
+// the reader came from (``?room=<id>``, set by the room page, or the last table of this game) or
+// to the landing page.
 const params = new URLSearchParams(location.search);
 const saved = localStorage.getItem("asobiba.lang");
 let lang = saved || ((navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en");
-const room = params.get("room");
-const roomOk = room && /^[A-Za-z0-9_-]{1,64}$/.test(room);
+// the table: ?room= (the room page's Rules link), else the last table of this game this browser
+// opened (the tables' own Rules links carry no room)
+const game = location.pathname.split("/").pop().replace(/\.html$/, "");
+let last = null;
+try { last = JSON.parse(localStorage.getItem("asobiba.lastTable") || "null"); } catch { last = null; }
+const room = params.get("room") || (last && last.game === game ? last.room : null);
+const roomOk = typeof room === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(room);
 
 const nav = document.querySelector("nav");
 const bar = document.createElement("p");

@@ -130,7 +130,11 @@ def test_rules_open_in_the_readers_language_with_a_way_back_to_the_table(server,
     assert rules.url == server.base_url + room_path
     assert errors == []
 
-    # opened from the landing, the way back is to the landing
+    # a table's own Rules link (no room in it) leads back to the last table of that game too
+    table_rules = context.new_page()
+    table_rules.goto(server.base_url + "/static/rules/three_magic.html")
+    assert table_rules.locator("#rules-back").get_attribute("href") == room_path
+    # opened for another game, or from the landing, the way back is to the landing
     landing_rules = context.new_page()
     landing_rules.goto(server.base_url + "/static/rules/makelandia.html")
     assert landing_rules.locator("#rules-back").get_attribute("href") == "/"
