@@ -35,7 +35,8 @@ def main() -> None:
                             ws_max_size=settings.max_frame_bytes * 4,
                             ws=uvicorn_ws(settings.ws_protocol), ws_per_message_deflate=settings.ws_per_message_deflate,
                             proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips,
-                            timeout_graceful_shutdown=settings.shutdown_timeout)
+                            # uvicorn waits with asyncio, so fractions of a second work (its hint says int)
+                            timeout_graceful_shutdown=settings.shutdown_timeout)  # type: ignore[arg-type]
     GracefulServer(config, app.state.lifecycle).run()
 
 

@@ -44,7 +44,7 @@ def team_of(live: LiveRoom, seat: int | None) -> int | None:
 
 
 def team_seats(live: LiveRoom, team: int) -> set[int]:
-    return set(_teams(live)[team])
+    return set((_teams(live) or [])[team])
 
 
 async def handle_chat(live: LiveRoom, connection: Connection, message: Chat, guard: SocketGuard,
@@ -57,7 +57,7 @@ async def handle_chat(live: LiveRoom, connection: Connection, message: Chat, gua
     text = text.strip()  # the limit applies to what is stored and shown
     if len(text) > settings.chat_max_chars:
         raise ApiError(413, "too_large", f"chat messages are limited to {settings.chat_max_chars} characters")
-    channel = message.channel
+    channel: str = message.channel
     seats = None
     if channel == "team":
         team = team_of(live, live.seat_of(connection.player_id))
@@ -92,7 +92,9 @@ def _store(session: Session, room_id: str, player_id: str, channel: str, text: s
     row = ChatMessage(room_id=room_id, player_id=player_id, channel=channel, text=text)
     session.add(row)
     session.commit()
-    name = session.get(Player, player_id).name
+    player = session.get(Player, player_id)
+    assert player is not None, "the sender exists"
+    name = player.name
     return _as_dict(row, name)
 
 

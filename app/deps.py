@@ -18,6 +18,7 @@ from app.accounts import service as accounts
 from app.accounts.live_sessions import Credential
 from app.db import Database
 from app.errors import ApiError
+from app.live.hub import Hub
 from app.models import Player
 from app.security import hash_token, same_secret
 from app.settings import Settings
@@ -38,7 +39,7 @@ async def get_settings_dep(request: Request) -> Settings:
     return request.app.state.settings
 
 
-async def get_hub(request: Request):
+async def get_hub(request: Request) -> Hub:
     return request.app.state.hub
 
 
@@ -60,7 +61,7 @@ def player_and_credential(session: Session, token: str) -> tuple[Player, Credent
         row = accounts.live_session(session, token)  # a claimed name's log-in session
         if row is not None:
             player, credential = session.get(Player, row.player_id), Credential.session(row.id, row.expires_at)
-    if player is None or player.is_bot:
+    if player is None or player.is_bot or credential is None:
         raise ApiError(401, "bad_token", "unknown or revoked token")
     return player, credential
 
@@ -109,4 +110,4 @@ SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 CurrentPlayer = Annotated[Player, Depends(get_current_player)]
 OptionalPlayer = Annotated[Player | None, Depends(get_optional_player)]
 AdminDep = Annotated[None, Depends(require_admin)]
-HubDep = Annotated[object, Depends(get_hub)]
+HubDep = Annotated[Hub, Depends(get_hub)]

@@ -82,10 +82,13 @@ def match_record(session: Session, match: Match, admin: bool = False) -> dict:
 
 
 def _change(result: MatchResult) -> dict:
-    before = ratings.display_rating(result.mu_before, result.sigma_before)
-    after = ratings.display_rating(result.mu_after, result.sigma_after)
-    return {"before": ratings.describe(result.mu_before, result.sigma_before),
-            "after": ratings.describe(result.mu_after, result.sigma_after), "delta": round(after - before, 3)}
+    """A rated result's change (a rated result has every rating column)."""
+    mu0, sigma0, mu1, sigma1 = result.mu_before, result.sigma_before, result.mu_after, result.sigma_after
+    assert mu0 is not None and sigma0 is not None and mu1 is not None and sigma1 is not None, "not rated"
+    before = ratings.display_rating(mu0, sigma0)
+    after = ratings.display_rating(mu1, sigma1)
+    return {"before": ratings.describe(mu0, sigma0), "after": ratings.describe(mu1, sigma1),
+            "delta": round(after - before, 3)}
 
 
 def parse_seat(match: Match, seat: str | None) -> int | str | None:
@@ -109,8 +112,8 @@ def replay_step(session: Session, match: Match, seat: int | str | None, step: in
     if not 0 <= step <= len(log):
         raise ApiError(422, "bad_step", f"step must be between 0 and {len(log)}, not {step}")
     state, table = store.replay_match(match, [(a.seat, a.action) for a in log], upto=step)
-    viewer = None if seat == "all" else seat
-    last = None
+    viewer = seat if isinstance(seat, int) else None  # "all" and spectators see the public view
+    last: dict | None = None
     if step:
         row = log[step - 1]
         last = {"idx": row.idx, "seat": row.seat, "at": iso(row.created_at)}
@@ -184,7 +187,9 @@ def abort_match(session_factory: sessionmaker[Session], match_id: str) -> Match:
         match.state = engines.get(match.game).state_to_json(resumed.state)
         match.status = "aborted"
         match.finished_at = utcnow()
-        session.get(Room, match.room_id).status = "aborted"
+        room = session.get(Room, match.room_id)
+        assert room is not None, "a match's room outlives it"
+        room.status = "aborted"
         session.flush()
         ratings.record_result(session, match)
         return match

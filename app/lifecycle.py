@@ -128,6 +128,7 @@ class GracefulServer(uvicorn.Server):
         except Exception:
             log.exception("graceful shutdown failed; stopping anyway")
         # What is left of the budget bounds uvicorn's wait for open connections (streams, sockets).
-        self.config.timeout_graceful_shutdown = max(0.2, self.lifecycle.timeout - (time.monotonic() - started) - 0.3)
+        self.config.timeout_graceful_shutdown = max(  # type: ignore[assignment]  # seconds; fractions work
+            0.2, self.lifecycle.timeout - (time.monotonic() - started) - 0.3)
         self.should_exit = True
 

@@ -97,9 +97,10 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     # Drains on SIGTERM; a cluster member hands its rooms over from within (ClusterHub.hand_over).
     app.state.lifecycle.on_drain(app.state.hub.drain)
     observed.watch(app.state.hub, app.state.lifecycle)
-    app.add_exception_handler(ApiError, api_error_handler)
-    app.add_exception_handler(RequestValidationError, validation_error_handler)
-    app.add_exception_handler(StarletteHTTPException, pages.not_found_handler)  # a browser's 404: the site's page
+    # (Starlette types a handler as taking any Exception; each of these gets only its own kind.)
+    app.add_exception_handler(ApiError, api_error_handler)  # type: ignore[arg-type]
+    app.add_exception_handler(RequestValidationError, validation_error_handler)  # type: ignore[arg-type]
+    app.add_exception_handler(StarletteHTTPException, pages.not_found_handler)  # type: ignore[arg-type]  # a browser's 404: the site's page
     unavailable.install(app)  # database outages: 503 unavailable, never a 500
     compression.install(app)  # innermost: gzip for pages, scripts and JSON, never the NDJSON stream
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_frame_bytes)

@@ -4,9 +4,9 @@ every ``snapshot_every`` actions and at the end) that a replay of the log must r
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, ClassVar
 
-from sqlalchemy import true, JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import true, JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, Table, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -16,6 +16,7 @@ def utcnow() -> datetime:
 
 class Base(DeclarativeBase):
     type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+    __table__: ClassVar[Table]  # every model maps one table (Core statements use it)
 
 
 class Player(Base):

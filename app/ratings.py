@@ -19,6 +19,8 @@ Rules (kept simple so a re-rating from scratch gives exactly the incremental num
 
 from __future__ import annotations
 
+from typing import cast
+
 from openskill.models import PlackettLuce
 from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
@@ -107,7 +109,7 @@ def counted_ranks(ranks: list[int], abandoned: set[int], teams: list | None = No
 
 def _groups(match: Match, ranks: list[int]) -> tuple[list[list[int]], list[int]]:
     """Seats grouped into rated units (one per seat, or one per team) and each unit's rank."""
-    teams = match.outcome.get("teams")
+    teams = (match.outcome or {}).get("teams")
     if teams:
         groups = [list(team) for team in teams if team]
         return groups, [min(ranks[s] for s in group) for group in groups]
@@ -122,13 +124,13 @@ def record_result(session: Session, match: Match | store.FinishedMatch) -> None:
     finished_at = match.finished_at or match.started_at
     ranks = (match.outcome or {}).get("ranks") if match.status == "finished" else None
     if ranks:
-        ranks = counted_ranks(ranks, abandoned_seats(session, match.id), match.outcome.get("teams"))
+        ranks = counted_ranks(ranks, abandoned_seats(session, match.id), (match.outcome or {}).get("teams"))
     rows = [{"match_id": match.id, "seat": i, "player_id": seat["player_id"], "game": match.game,
              "status": match.status, "rank": ranks[i] if ranks else None, "rated": False,
              "finished_at": finished_at, "mu_before": None, "sigma_before": None, "mu_after": None,
              "sigma_after": None}
             for i, seat in enumerate(match.seats)]
-    if unrated_reason(session, match) is None:
+    if ranks is not None and unrated_reason(session, match) is None:  # (a rated match has ranks)
         _rate(session, match, rows, finished_at, ranks)
     session.execute(_ADD_RESULTS, rows)
 
@@ -156,7 +158,7 @@ def _rate(session: Session, match, rows: list[dict], finished_at, ranks: list[in
               if seat_player[s] in current else MODEL.rating(mu=MODEL.mu, sigma=MODEL.sigma) for s in group]
              for group in groups]
     new, changed = [], []
-    for group, team, new_team in zip(groups, teams, MODEL.rate(teams, ranks=group_ranks)):
+    for group, team, new_team in zip(groups, teams, MODEL.rate(teams, ranks=cast(list[float], group_ranks))):
         for seat, before, after in zip(group, team, new_team):
             player_id = seat_player[seat]
             rows[seat].update(rated=True, mu_before=before.mu, sigma_before=before.sigma,

@@ -66,10 +66,10 @@ PlayerId = Annotated[str, Path(pattern=ID_PATTERN)]
 def _options_schema(schema: dict) -> None:
     """Every game's room options with their types and ranges (which ones a game takes: GET /api/games)."""
     kinds = {"int": "integer", "float": "number", "bool": "boolean"}
-    properties = {}
+    properties: dict[str, dict] = {}
     for engine in engines.all_engines():
         for option in engine.options:
-            prop = {"type": kinds.get(option.get("type"), "string")}
+            prop = {"type": kinds.get(option["type"], "string")}
             if "min" in option:
                 prop["minimum"] = option["min"]
             if "max" in option:
@@ -107,7 +107,7 @@ class GameInfo(BaseModel):
 
 class NewRoom(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"game": "synomilia", "options": {"reveal_delay": 3}, "seats": 2}]})
-    game: str = Field(max_length=40, json_schema_extra={"enum": engines.ids()})
+    game: str = Field(max_length=40, json_schema_extra={"enum": [*engines.ids()]})
     options: JsonObject = Field(default_factory=dict, json_schema_extra=_options_schema)
     seats: int | None = Field(default=None, ge=1, le=MAX_SEATS, strict=True,
                               description="number of seats; default the game's minimum")

@@ -213,16 +213,18 @@ _FINISH_ROOM = update(_ROOMS).where(_ROOMS.c.id == bindparam("b_room_id")).value
 def _finish(session: Session, entry: LogEntry, now) -> None:
     """The action ended its match: the final snapshot and outcome, the room finished, the finish
     hooks (ratings) in the same transaction. Refused (``match_over``) unless the match still runs."""
+    outcome = entry.outcome
+    assert outcome is not None, "only an entry with an outcome ends its match"
     connection = session.connection()
     row = connection.execute(_ENDING, {"b_id": entry.match_id}).first()
     if row is None or row.status != "running" or connection.execute(_FINISH_MATCH, {
             "b_id": entry.match_id, "version": entry.idx + 1, "state": entry.snapshot, "status": entry.status,
-            "outcome": entry.outcome, "finished_at": now, "ending": entry.outcome.get("ending")}).rowcount != 1:
+            "outcome": outcome, "finished_at": now, "ending": outcome.get("ending")}).rowcount != 1:
         raise ApiError(409, "match_over",
                        f"match {entry.match_id} is {row.status if row else 'gone'}; no more actions are taken")
     connection.execute(_FINISH_ROOM, {"b_room_id": row.room_id})
     finished = FinishedMatch(entry.match_id, row.room_id, row.game, row.seats, entry.status, entry.outcome,
-                             row.started_at, now, row.rated is not False, entry.outcome.get("ending"))
+                             row.started_at, now, row.rated is not False, outcome.get("ending"))
     for hook in finish_hooks:
         hook(session, finished)
 

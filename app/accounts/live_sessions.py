@@ -143,6 +143,7 @@ class LiveSessions:
             if not keys:
                 continue
             try:
+                assert self._db is not None, "started with its database"
                 ended = await self._db.run(ended_credentials, keys)
             except Exception as exc:  # the database is down: next time
                 log.warning("could not check live sessions: %r", exc)

@@ -35,6 +35,7 @@ def claim(session_factory: sessionmaker[Session], player_id: str, password: str,
     password_hash = passwords.hash_password(password)
     with session_factory() as session, session.begin():
         player = session.get(Player, player_id)
+        assert player is not None, "the caller is an existing player"
         if session.get(Account, player_id) is not None:
             raise ApiError(409, "already_claimed", f"{player.name!r} already has an account: log in instead")
         new_name = name.strip() if name and name.strip() else player.name
@@ -57,11 +58,14 @@ def login(session_factory: sessionmaker[Session], name: str, password: str, days
           address: str | None = None) -> dict:
     with session_factory() as session, session.begin():
         account = session.scalar(select(Account).where(Account.name_key == name_key(name)))
-        if not passwords.verify(account.password_hash if account else None, password):
+        verified = passwords.verify(account.password_hash if account else None, password)
+        if account is None or not verified:
             raise ApiError(401, "bad_credentials", "wrong name or password")
         if passwords.needs_rehash(account.password_hash):
             account.password_hash = passwords.hash_password(password)
-        return _open_session(session, session.get(Player, account.player_id), days, device, address)
+        player = session.get(Player, account.player_id)
+        assert player is not None, "an account's player exists"
+        return _open_session(session, player, days, device, address)
 
 
 def change_password(session_factory: sessionmaker[Session], player_id: str, token: str, current: str,

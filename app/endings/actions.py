@@ -126,10 +126,10 @@ def decide(table: Table, seat: int, request: dict, seats: Seats) -> dict:
             raise PlatformRefusal(400, "invalid_action", 'decline needs "kind": "abort" or "resign"')
         if kind == "abort" and not table.abort_votes:
             raise PlatformRefusal(409, "nothing_to_decline", "nobody has proposed to abort")
-        team = sorted(team_of(seat, seats.teams))
-        if kind == "resign" and not table.resign_votes & set(team):
+        members = sorted(team_of(seat, seats.teams))
+        if kind == "resign" and not table.resign_votes & set(members):
             raise PlatformRefusal(409, "nothing_to_decline", "nobody in your team has proposed to concede")
-        return {"platform": "decline", "kind": kind, "seat": seat, "team": team}
+        return {"platform": "decline", "kind": kind, "seat": seat, "team": members}
     # claim: every other person who sat down is gone past the grace period
     others = seats.people - team_of(seat, seats.teams)
     if not others or others & seats.present:

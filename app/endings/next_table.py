@@ -66,10 +66,10 @@ def open_next(session, room_id: str, player_id: str, online: set[str], game: str
         if free:
             placed[free.pop(0)] = row
     for i in range(count):
-        row = placed.get(i)
-        data = {"bot_level": row.private_data["bot_level"]} if row is not None and row.player_id in bots \
-            and "bot_level" in (row.private_data or {}) else {}
-        session.add(RoomSeat(room_id=new.id, seat=i, player_id=row.player_id if row else None, private_data=data))
+        taken = placed.get(i)
+        data = {"bot_level": taken.private_data["bot_level"]} if taken is not None and taken.player_id in bots \
+            and "bot_level" in (taken.private_data or {}) else {}
+        session.add(RoomSeat(room_id=new.id, seat=i, player_id=taken.player_id if taken else None, private_data=data))
     old.next_room_id = new.id
     session.commit()
     return new.id

@@ -61,7 +61,8 @@ class Connection:
     async def close_after_flush(self, code: int, reason: str) -> None:
         """Close with ``code`` once everything queued before has been written (server restart)."""
         self._put((code, reason))
-        await asyncio.wait([self._writer])
+        if self._writer is not None:
+            await asyncio.wait([self._writer])
 
     def _put(self, item: Encoded | tuple[int, str]) -> None:
         self._queue.append(item)

@@ -179,6 +179,7 @@ class Hub:
         """Zombie seats for ``live``: abandonments are recorded before the bot takes the seat, and
         every replacement and return is said in the room's chat (a stored notice)."""
         async def abandoned(seat: int, player_id: str) -> None:
+            assert live.runner is not None, "only a running match has zombie seats"
             await self.db.run(record_abandonment, live.runner.match_id, player_id, seat)
 
         def notice(kind: str, seat: int, player_id: str) -> None:

@@ -15,7 +15,7 @@ import random
 import time
 from collections import Counter, deque
 from concurrent.futures import Executor
-from typing import Protocol
+from typing import Any, Protocol
 
 import engines
 from app.endings import actions as platform
@@ -268,7 +268,7 @@ class MatchRunner:
         0), applied now with the action that made them due and committed in its transaction, so
         they cost no timer task, lock or commit of their own. Each still has its own version in
         the log and its own views. A step the engine refuses is left to the timer path."""
-        steps = []
+        steps: list[tuple[int, dict, Any]] = []
         while len(steps) < MAX_IMMEDIATE_STEPS and SYSTEM in self.engine.awaiting(state) and self._delay(state) <= 0:
             try:
                 step = self.engine.legal_actions(state, SYSTEM)[0]

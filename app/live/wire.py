@@ -29,6 +29,7 @@ class Encoded:
     @property
     def text(self) -> str:
         if self._text is None:
+            assert self._body is not None, "an Encoded holds its text or its body"
             self._text = self._body.decode()
         return self._text
 
@@ -41,6 +42,7 @@ class Encoded:
     def frame(self) -> bytes:
         if self._frame is None:
             if self._body is None:
+                assert self._text is not None, "an Encoded holds its text or its body"
                 self._body = self._text.encode()
             self._frame = text_frame(self._body)
         return self._frame

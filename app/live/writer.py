@@ -139,7 +139,7 @@ class ActionWriter:
         units = [entries for entries, _, _ in batch]
         try:
             self._write([entry for unit in units for entry in unit])
-            outcomes = [None] * len(batch)
+            outcomes: list[ApiError | None] = [None] * len(batch)
         except Exception as exc:
             if len(batch) == 1:
                 outcomes = [_as_api_error(exc)]

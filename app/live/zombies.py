@@ -40,7 +40,7 @@ class AbsenceWatch:
         self.zombies: dict[int, str] = {}  # seat -> the player a bot plays for
         self._task: asyncio.Task | None = None
 
-    def update(self, humans: dict[int, str], present: set[str], running: bool, left: set[int] = frozenset()) -> bool:
+    def update(self, humans: dict[int, str], present: set[str], running: bool, left: set[int] | frozenset[int] = frozenset()) -> bool:
         """Seats (``humans``: seat -> player id) whose player is in ``present`` are back; others
         are away from now on if they were not already; ``left`` seats are replaced at once. True
         when a zombie seat was taken back."""

@@ -15,12 +15,12 @@ async def database_problem(engine) -> str | None:
     """``SELECT 1`` through the app's own engine (sync engines run it off the event loop)."""
     try:
         if hasattr(engine, "sync_engine"):  # an AsyncEngine
-            async def ping():
+            async def ping_async() -> None:
                 async with engine.connect() as connection:
                     await connection.execute(text("SELECT 1"))
-            await asyncio.wait_for(ping(), PROBE_TIMEOUT)
+            await asyncio.wait_for(ping_async(), PROBE_TIMEOUT)
         else:
-            def ping():
+            def ping() -> None:
                 with engine.connect() as connection:
                     connection.execute(text("SELECT 1"))
             await asyncio.wait_for(asyncio.to_thread(ping), PROBE_TIMEOUT)

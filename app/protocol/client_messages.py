@@ -86,7 +86,7 @@ class MalformedFrame(Exception):
         self.ref = ref
 
     def as_error(self) -> dict:
-        error = {"type": "error", "code": self.code, "message": self.message}
+        error: dict[str, str | int] = {"type": "error", "code": self.code, "message": self.message}
         if self.ref is not None:
             error["ref"] = self.ref
         return error

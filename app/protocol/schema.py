@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any, Literal
 
 from pydantic import TypeAdapter
 
@@ -30,7 +31,8 @@ UNIONS = {
 def build() -> dict:
     """One document: ``$defs`` holds every message model and the three unions, each a ``oneOf``
     discriminated by ``type``."""
-    inputs = [(name, "validation", TypeAdapter(union)) for name, (union, _) in UNIONS.items()]
+    inputs: list[tuple[str, Literal["validation"], TypeAdapter[Any]]] = [
+        (name, "validation", TypeAdapter[Any](union)) for name, (union, _) in UNIONS.items()]
     refs, schema = TypeAdapter.json_schemas(inputs, ref_template="#/$defs/{model}")
     defs = dict(sorted(schema.get("$defs", {}).items()))
     for name, (_, description) in UNIONS.items():

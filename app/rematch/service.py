@@ -72,6 +72,7 @@ def vote(session_factory: sessionmaker[Session], room_id: str,
         room = connection.execute(store.ROOM_ROW, {"b_room": room_id}).first() if locked else None
         if room is None:
             store.get_room(session, room_id)  # raises the usual 404
+        assert room is not None, "a room that exists is locked"
         seats = connection.execute(store.SEAT_ROWS, {"b_room": room_id}).all()
         seat = next((row.seat for row in seats if row.player_id == player_id), None)
         if seat is None:

@@ -76,7 +76,7 @@ async def abort(match_id: MatchId, _admin: AdminDep, request: Request) -> dict:
             runner.status = "aborted"
             runner.stop()
     finally:
-        if locked:
+        if locked and runner is not None:
             runner.lock.release()
     if live is not None:
         await hub.refresh(room_id)

@@ -7,7 +7,7 @@ never log in (``player_for_token`` refuses bots anyway). The runner plays its se
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, cast, get_args, Literal
 
 from fastapi import APIRouter, Body, Path
 from pydantic import BaseModel, ConfigDict, Field
@@ -25,13 +25,14 @@ from app.schemas import MAX_SEATS, RoomId, SeatNumber
 from app.security import hash_token, new_id, new_token
 
 router = APIRouter(prefix="/api/rooms", tags=["bots"])
-BotLevel = Literal[LEVELS]
+BotLevel = Literal["easy", "strong"]
+assert get_args(BotLevel) == LEVELS, "the API's bot levels are the bots' levels"
 
 
 class AddBot(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"seat": 1, "level": "strong"}]})
     seat: SeatNumber | None = Field(default=None, description="the seat to fill; default the first empty seat (open rooms only)")
-    level: BotLevel = Field(default=DEFAULT_LEVEL, description="easy: rules of thumb; strong: searches sampled "
+    level: BotLevel = Field(default=cast(BotLevel, DEFAULT_LEVEL), description="easy: rules of thumb; strong: searches sampled "
                             "deals of the cards its seat cannot see, thinking up to 0.4 s a move")
 
 

@@ -19,7 +19,7 @@ router = APIRouter(prefix="/api/rooms", tags=["endings"])
 
 
 class NextTable(BaseModel):
-    game: str | None = Field(default=None, max_length=40, json_schema_extra={"enum": engines.ids()},
+    game: str | None = Field(default=None, max_length=40, json_schema_extra={"enum": [*engines.ids()]},
                              description="default the same game")
     options: JsonObject | None = Field(default=None, description="default the same options (same game) or the game's")
     seats: int | None = Field(default=None, ge=1, le=MAX_SEATS, strict=True, description="default as many as here")

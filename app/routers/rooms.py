@@ -25,8 +25,8 @@ from app.security import new_room_id
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
 
-RATE_LIMITED = {429: {"description": "`rate_limited`: too many requests from this token or address; see `Retry-After`"}}
-ROOM_CHANGE = dict(dependencies=[rate_limit("actions")], responses=RATE_LIMITED)
+RATE_LIMITED: dict[int | str, dict[str, Any]] = {429: {"description": "`rate_limited`: too many requests from this token or address; see `Retry-After`"}}
+ROOM_CHANGE: dict[str, Any] = dict(dependencies=[rate_limit("actions")], responses=RATE_LIMITED)
 
 
 def check_table(engine, seats: int, options: dict) -> None:
