@@ -31,8 +31,9 @@ class Settings(BaseSettings):
     admin_token: str = ""
     # Largest WebSocket text frame / REST action body we accept, in bytes.
     max_frame_bytes: int = 16_384
-    # Reconnecting clients get the views they missed when the gap is at most this many versions.
-    resync_window: int = 64
+    # Reconnecting clients get the views they missed when the gap is at most this many versions
+    # (kept encoded per seat, so a resync costs frame writes); further behind, one full view.
+    resync_window: int = Field(default=32, ge=1, le=256)
     # Seconds a server-side bot waits before acting, so humans can follow (room option overrides).
     bot_think_seconds: float = 0.8
     # Threads the bots think on (a strong bot's move is up to 0.4 s of Python), of their own: a
@@ -75,6 +76,10 @@ class Settings(BaseSettings):
     # Renames (PATCH /api/players/me): each is pushed to every table the player sits at.
     rate_names_per_token: str = "10/60"
     rate_names_per_ip: str = "60/60"
+    # Sockets and NDJSON streams opened (a reconnect included): the IP's credit is taken before the
+    # room is looked up, the token's once the hello names it.
+    rate_sockets_per_token: str = "60/60"
+    rate_sockets_per_ip: str = "600/60"
     # Reverse proxies trusted to name the client (X-Forwarded-For), so per-IP limits see clients, not
     # the proxy: comma-separated addresses, or "*" when only a proxy can reach the app (docker-compose).
     forwarded_allow_ips: str = "127.0.0.1"

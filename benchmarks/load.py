@@ -351,7 +351,7 @@ def main() -> int:
                BOT_THINK_SECONDS="0", MAX_SPECTATORS_PER_ROOM=str(max(200, args.spectators + 10)),
                MAX_SPECTATORS_PER_IP=str(max(32, args.spectators + 10)),
                MAX_OPEN_ROOMS_PER_PLAYER="1000000", METRICS_TOKEN=METRICS_TOKEN)
-    for name in ("players", "rooms", "actions", "frames", "chat"):  # a load test is not abuse
+    for name in ("players", "rooms", "actions", "frames", "chat", "sockets"):  # a load test is not abuse
         for per in ("token", "ip"):
             env.setdefault(f"RATE_{name.upper()}_PER_{per.upper()}", "off")
     for item in args.env:

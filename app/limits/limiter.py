@@ -20,6 +20,7 @@ LIMITS = {
     "rooms": "new rooms",
     "actions": "actions",
     "frames": "socket messages",
+    "sockets": "sockets and streams opened",
     "chat": "chat messages",
     "names": "name changes",
 }

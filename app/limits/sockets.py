@@ -5,6 +5,8 @@ minute keeps flooding despite the errors, and its socket is closed with 1008 (po
 
 from __future__ import annotations
 
+import contextlib
+
 from fastapi import WebSocketDisconnect
 
 from app.errors import ApiError
@@ -98,3 +100,20 @@ async def admit_socket(websocket, limiter: Limiter, live, player_id: str | None)
         await websocket.send_json({"type": "error", "code": refused.code, "message": refused.message})
         await websocket.close(refused.close_code, refused.message[:120])
         return None
+
+
+async def charge_socket_open(websocket, limiter: Limiter, token: str | None = None) -> bool:
+    """Take a credit of the ``sockets`` limit: with no token, from the client's IP bucket (before
+    the room is looked up, so a flood of opens costs the server next to nothing); with one, from
+    the token's bucket. Refused, the socket is sent an ``error`` ``rate_limited`` (with
+    ``retry_after``) and closed with 1013 (try again later); returns False."""
+    ip = websocket.client.host if websocket.client else None
+    token_key, ip_key = client_keys(ip, token)
+    try:
+        await limiter.check("sockets", token_key, None) if token else await limiter.check("sockets", None, ip_key)
+        return True
+    except RateLimited as exc:
+        with contextlib.suppress(Exception):
+            await websocket.send_json({"type": "error", **exc.as_dict()})
+            await websocket.close(1013, f"too many sockets opened; retry in {exc.retry_after} s")
+        return False

@@ -45,7 +45,7 @@ MAX_IMMEDIATE_STEPS = 16
 
 class MatchRunner:
     def __init__(self, match_id: str, game: str, seed: int, num_players: int, state, version: int,
-                 options: dict, *, clock, writer: Writer, resync_window: int = 64, snapshot_every: int = 32,
+                 options: dict, *, clock, writer: Writer, resync_window: int = 32, snapshot_every: int = 32,
                  status: str = "running", bot_threads: Executor | None = None, table: platform.Table | None = None):
         self.match_id = match_id
         # Platform actions so far (app/endings): open votes to abort or concede, an early ending.
@@ -71,6 +71,11 @@ class MatchRunner:
         self.status = status
         self.history: deque[tuple[int, object, platform.Table]] = deque([(version, state, self.table)],
                                                                         maxlen=resync_window + 1)
+        # Past versions' views per seat, made the first time a reconnect asks for one and kept while
+        # their version is in ``history``, so a flood of reconnects is sent frames already made, not
+        # views computed again. (Not every view pushed at the time: keeping those for every room
+        # would cost memory for the few rooms where someone reconnects.)
+        self._past_views: dict[int, dict[int | None, Encoded]] = {}
         # The current version's message per seat (None = spectators), as a dict and encoded once.
         self._current: dict[int | None, tuple[dict, Encoded]] = {}
         # How many messages were encoded, per seat (None = spectators): once per version at most.
@@ -135,12 +140,29 @@ class MatchRunner:
             self.encodes[seat] += 1
         return cached
 
-    def missed_messages(self, seat: int | None, since: int) -> list[dict] | None:
-        """Views for versions after ``since``, or None when they are no longer kept (full resync)."""
+    def missed_messages(self, seat: int | None, since: int) -> list[Encoded] | None:
+        """The encoded views of the versions after ``since``, or None when they are no longer kept
+        (the caller sends one full view instead). Each seat's view of a past version is computed
+        and encoded at most once, by the first reconnect that misses it, so a flood of reconnects
+        costs frame writes, not view computations."""
         kept = [(v, s, t) for v, s, t in self.history if v > since]
         if since > self.version or not kept or kept[0][0] != since + 1:
             return None
-        return [self.message(seat, s, v, t) for v, s, t in kept]
+        oldest = self.history[0][0]
+        for gone in [v for v in self._past_views if v < oldest]:  # left the window
+            del self._past_views[gone]
+        views = []
+        for version, state, table in kept:
+            if version == self.version:
+                views.append(self.current(seat)[1])
+                continue
+            by_seat = self._past_views.setdefault(version, {})
+            encoded = by_seat.get(seat)
+            if encoded is None:
+                encoded = by_seat[seat] = Encoded.of(self.message(seat, state, version, table))
+                self.encodes[seat] += 1
+            views.append(encoded)
+        return views
 
     # --- the apply path ----------------------------------------------------------------------
 

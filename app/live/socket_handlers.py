@@ -12,6 +12,7 @@ from app.errors import ApiError
 from app.limits.sockets import SocketGuard
 from app.live.connection import Connection
 from app.live.room import LiveRoom
+from app.live.wire import Encoded
 from app.protocol import client_messages as msg
 from app.rematch.confirm import confirm as confirm_rematch
 from app.schemas import json_problem
@@ -76,7 +77,10 @@ HANDLERS: dict[type, Callable[[SocketSession, Any], Awaitable[None]]] = {
 
 
 def send_views(live: LiveRoom, connection: Connection, since: int | None) -> None:
-    """A reconnecting client gets the views it missed, or one full view marked ``resync``."""
+    """A reconnecting client gets the views it missed, or one full view marked ``resync`` when
+    it is further behind than the views kept (``RESYNC_WINDOW``). A match's runner gives the missed
+    views already encoded (each seat's view of a version is encoded once, however many sockets
+    resync); a cluster's mirror gives them as messages."""
     runner = live.runner
     if runner is None:
         return
@@ -84,8 +88,11 @@ def send_views(live: LiveRoom, connection: Connection, since: int | None) -> Non
     try:
         missed = runner.missed_messages(seat, since) if since is not None else None
         if missed is not None:
-            for message in missed:
-                connection.send(message)
+            for view in missed:
+                if isinstance(view, Encoded):
+                    connection.send_frame(view)
+                else:
+                    connection.send(view)
         elif since is None or since != runner.version:
             connection.send(dict(runner.current(seat)[0], resync=since is not None))
         else:

@@ -20,7 +20,8 @@ A reconnect with ``version=n`` receives the views after n (or one full view mark
 Close codes: 4401 when the session or guest token that opened the socket ends (logged out,
 revoked, expired, password changed, guest name claimed; ``error`` ``session_ended`` first), 1003 for binary frames (unsupported data), 1008 for a missing hello, a bad token, an unknown room, too many
 sockets of one player or a client that keeps flooding past its rate limit (``error`` ``rate_limited``
-first), 1013 (try again later) when the room has its most spectators, when the socket fell too far
+first), 1013 (try again later) when sockets are opened too often (limit ``sockets``, ``error``
+``rate_limited`` first), when the room has its most spectators, when the socket fell too far
 behind (a slow consumer) or when the database cannot be reached; actions meanwhile get ``unavailable``."""
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from app.accounts.live_sessions import SESSION_ENDED, close_socket_later
 from app.chat import send_history
 from app.deps import player_and_credential
 from app.errors import ApiError
-from app.limits.sockets import SocketGuard, admit_socket
+from app.limits.sockets import SocketGuard, admit_socket, charge_socket_open
 from app.live.connection import Connection
 from app.live.socket_handlers import SocketSession, handle, send_views
 from app.observability import logs
@@ -50,10 +51,13 @@ log = logging.getLogger("asobiba.ws")
 async def room_socket(websocket: WebSocket, room_id: str, token: str | None = None, version: int | None = None):
     app = websocket.app
     hub = app.state.hub
+    limiter = app.state.limiter
+    await websocket.accept()
+    if not await charge_socket_open(websocket, limiter):  # per IP, before any other work
+        return
     try:
         await hub.room(room_id)
     except ApiError:
-        await websocket.accept()
         await websocket.close(1008, "unknown room")
         return
     except Exception as exc:  # the database is unreachable: come back later
@@ -61,12 +65,13 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
             raise
         await _refuse_unavailable(websocket)
         return
-    await websocket.accept()
     if token is None:  # (a deprecated ?token= stands in for the hello)
         hello = await _receive_hello(websocket, app.state.settings)
         if hello is None:
             return
         token = hello.token
+    if token and not await charge_socket_open(websocket, limiter, token):
+        return
     player = credential = None
     try:
         if token:
@@ -78,10 +83,9 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
     except Exception as exc:
         if not is_outage(exc):
             raise
-        await _refuse_unavailable(websocket, accepted=True)
+        await _refuse_unavailable(websocket)
         return
     live = hub.rooms.get(room_id) or await hub.room(room_id)
-    limiter = app.state.limiter
     admission = await admit_socket(websocket, limiter, live, player.id if player else None)
     if admission is None:
         return
@@ -183,9 +187,7 @@ async def _close_with_error(websocket: WebSocket, code: str, message: str) -> No
         await websocket.close(1008, "hello expected")
 
 
-async def _refuse_unavailable(websocket: WebSocket, accepted: bool = False) -> None:
-    if not accepted:
-        await websocket.accept()
+async def _refuse_unavailable(websocket: WebSocket) -> None:
     await websocket.send_json({"type": "error", **unavailable().as_dict()})
     await websocket.close(1013, "the database is unavailable; try again shortly")
 

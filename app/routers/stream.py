@@ -14,6 +14,7 @@ from fastapi.responses import StreamingResponse
 
 from app.accounts.live_sessions import end_stream
 from app.deps import CurrentPlayer, HubDep
+from app.limits.rest import rate_limit
 from app.limits.sockets import Admission, admit
 from app.live.stream import StreamSubscriber
 from app.schemas import RoomId
@@ -72,13 +73,14 @@ class _NdjsonStream(StreamingResponse):
 
 
 @router.get("/{room_id}/stream", response_class=StreamingResponse, summary="Stream this seat's updates (NDJSON)",
-            description=_DESCRIPTION, responses={
+            description=_DESCRIPTION, dependencies=[rate_limit("sockets")], responses={
                 200: {"description": "NDJSON, one message per line, until the outcome (or until the client disconnects).",
                       "content": {"application/x-ndjson": {"schema": {"type": "string"}, "example": _EXAMPLE}}},
                 401: {"description": "`bad_token`: a player token is required"},
                 404: {"description": "`not_found`: no such room"},
                 429: {"description": "`too_many_sockets`: the player holds `MAX_SOCKETS_PER_PLAYER` sockets and "
-                                     "streams, or (not seated) the address `MAX_SPECTATORS_PER_IP`"},
+                                     "streams, or (not seated) the address `MAX_SPECTATORS_PER_IP`; `rate_limited`: "
+                                     "too many sockets and streams opened (limit `sockets`)"},
                 503: {"description": "`too_many_spectators`: the room has `MAX_SPECTATORS_PER_ROOM` spectators"},
             })
 async def stream_room(room_id: RoomId, player: CurrentPlayer, hub: HubDep, request: Request) -> StreamingResponse:

@@ -15,7 +15,7 @@ from tests.support.driver import play_over_sockets, setup_room, stored_match
 from tests.support.server import ServerProcess, start_in_thread
 
 NO_RATE_LIMITS = {f"rate_{name}_per_{per}": "off"
-                  for name in ("players", "rooms", "actions", "frames", "chat") for per in ("token", "ip")}
+                  for name in ("players", "rooms", "actions", "frames", "chat", "sockets") for per in ("token", "ip")}
 OPTIONS = {"reveal_delay": 0}
 
 
