@@ -1,4 +1,5 @@
 import { addStyleOnce } from "/static/dom.js";
+import { announce } from "/static/announce.js";
 import { reasonText } from "/static/reasons.js";
 // Makelandia table (static/games/README.md contract). DOM via ctx.h / textContent only.
 const RULES_URL = "/static/rules/makelandia.html";
@@ -15,8 +16,8 @@ const CSS = `
   border:2px solid #888;border-radius:8px;padding:3px;font-size:11px;line-height:1.25;text-align:center;background:#fff}
 .makelandia-light{background:#fffbe6;border-color:#d4a017}
 .makelandia-dark{background:#e9e6f5;border-color:#4b3a8c}
-.makelandia-empty{background:#f4f4f4;border-style:dashed;color:#999}
-.makelandia-out{opacity:.45;text-decoration:line-through}
+.makelandia-empty{background:#f4f4f4;border-style:dashed;color:#595959}
+.makelandia-out{background:#eceae4;color:#555;border-style:dotted;text-decoration:line-through}
 .makelandia-me{box-shadow:0 0 0 3px #2a7}
 .makelandia-adj{box-shadow:0 0 0 3px #f90}
 .makelandia-turn{outline:3px solid #e33}
@@ -66,6 +67,7 @@ export function render(root, ctx) {
   wrap.appendChild(statusLine(ctx));
   if (v.outcome) wrap.appendChild(h("div", { class: "makelandia-over" }, outcomeText(ctx, v.outcome)));
   const last = v.log.length ? v.log[v.log.length - 1] : null;
+  if (last) announce(`makelandia:${v.log.length}:${JSON.stringify(last)}`, logText(ctx, last));
   if (last && last.event !== "start") {
     wrap.appendChild(h("div", { class: "makelandia-lastline", id: "last-action" }, t("Last: ", "直前: "), logText(ctx, last)));
   }
@@ -96,7 +98,7 @@ export function render(root, ctx) {
       `未公開で除外: 光${v.set_aside.light}枚・闇${v.set_aside.dark}枚。戦闘のない手番: ${v.quiet_turns}/${v.quiet_limit}(上限で引き分け)。`)));
 
   wrap.appendChild(h("h3", {}, t("Log", "ログ")));
-  const log = h("div", { class: "makelandia-log" });
+  const log = h("div", { class: "makelandia-log", tabindex: 0, role: "region", "aria-label": t("Log", "ログ") });
   for (const e of v.log.slice().reverse()) log.appendChild(h("div", {}, logText(ctx, e)));
   wrap.appendChild(log);
 
@@ -213,6 +215,8 @@ function ringView(ctx, legal, rerender) {
       ? t(`exp. ${p.expedition_size}: `, `遠征${p.expedition_size}: `) + p.expedition.map((c) => cardLabel(ctx, c)).join(",")
       : t("exp. 0", "遠征0");
     const mode = picks[seat];
+    const lines = [name(ctx, seat), `${teamName(ctx, p.team)} ${roleName(ctx, p.role)}`,
+      p.alive ? t(`hand ${p.hand_size}`, `手札${p.hand_size}`) : t("OUT", "脱落"), exp];
     const attrs = { class: cls, style, title: t(`Territory ${terr + 1}`, `領地${terr + 1}`), "data-seat": seat };
     let tag = "div";
     if (mode) {
@@ -220,13 +224,11 @@ function ringView(ctx, legal, rerender) {
       attrs.type = "button";
       attrs.class += ` makelandia-pick${selection.target === seat ? " makelandia-picked" : ""}`;
       attrs["aria-pressed"] = String(selection.target === seat);
-      attrs["aria-label"] = mode === "attack" ? t(`Attack ${name(ctx, seat)}`, `${name(ctx, seat)}を攻撃`) : t(`Reinforce ${name(ctx, seat)}`, `${name(ctx, seat)}に援軍`);
+      // the verb, then everything the button shows (speech users say what they see)
+      attrs["aria-label"] = `${mode === "attack" ? t("Attack", "攻撃") : t("Reinforce", "援軍")}: ${lines.join(" ")}`;
       attrs.onclick = () => { selection.mode = mode; selection.target = seat; rerender(); };
     }
-    ring.appendChild(h(tag, attrs,
-      h("b", {}, name(ctx, seat)), h("br", {}),
-      `${teamName(ctx, p.team)} ${roleName(ctx, p.role)}`, h("br", {}),
-      p.alive ? t(`hand ${p.hand_size}`, `手札${p.hand_size}`) : t("OUT", "脱落"), h("br", {}), exp));
+    ring.appendChild(h(tag, attrs, h("b", {}, lines[0]), h("br", {}), lines[1], h("br", {}), lines[2], h("br", {}), lines[3]));
   });
   const center = h("div", { class: "makelandia-center" });
   if (v.pending) {

@@ -1,4 +1,5 @@
 import { addStyleOnce } from "/static/dom.js";
+import { announce } from "/static/announce.js";
 import { pressable } from "/static/keyboard.js";
 // Mipolin the Game — table for one seat. Contract: static/games/README.md.
 // DOM is built with ctx.h only (text children, never HTML from the view).
@@ -29,7 +30,7 @@ button.mipolin-card{cursor:pointer}button.mipolin-card:hover{outline:2px solid #
 .mipolin-area.can{border-color:#36c;background:#e6efff;cursor:pointer}
 .mipolin-area.lodge{background:#fff6e0}
 .mipolin-piece{display:inline-block;border-radius:10px;padding:1px 6px;margin:1px;color:#fff;font-size:12px}
-.mipolin-s0{background:#c0392b}.mipolin-s1{background:#2471a3}.mipolin-s2{background:#229954}
+.mipolin-s0{background:#c0392b}.mipolin-s1{background:#2471a3}.mipolin-s2{background:#1b7a43}
 .mipolin-day{display:inline-block;width:26px;text-align:center;border:1px solid #999;border-radius:4px;margin:1px;padding:2px 0}
 .mipolin-day.on{background:#a70;color:#fff;font-weight:700}.mipolin-day.end{border-color:#c00;color:#c00}
 .mipolin-log{max-height:220px;overflow:auto;font-size:13px}
@@ -38,7 +39,7 @@ button.mipolin-card{cursor:pointer}button.mipolin-card:hover{outline:2px solid #
 .mipolin-nb{border-collapse:collapse;font-size:12px}
 .mipolin-nb td,.mipolin-nb th{border:1px solid #ccc;width:26px;height:24px;text-align:center;padding:0;cursor:pointer}
 .mipolin-nb th.rowh{width:auto;text-align:left;padding:0 4px;white-space:nowrap}
-.mipolin-nb .known{background:#ddd;color:#777;text-decoration:line-through}
+.mipolin-nb .known{background:#ddd;color:#4d4d4d;text-decoration:line-through}
 .mipolin-small{font-size:12px;color:#555}
 .mipolin-banner{padding:8px;border-radius:6px;background:#fff3cd;font-weight:600}
 `;
@@ -151,10 +152,12 @@ export function render(root, ctx) {
       p.exposed ? [H("span", { class: "mipolin-small" }, t("revealed hand:", "公開手札:")), p.exposed.map(cardChip)] : null))));
 
   // ---- what just happened (this turn so far) + the whole log, newest first
+  const newest = v.log.length ? v.log[v.log.length - 1] : null;
+  if (newest) announce(`mipolin:${v.log.length}:${JSON.stringify(newest)}`, describe(newest).textContent);
   wrap.appendChild(H("div", { class: "mipolin-box" }, H("div", { class: "mipolin-h" }, t("Last turn and this turn", "直前と現在の手番")),
-    H("div", { class: "mipolin-log" }, v.last.map(describe))));
+    H("div", { class: "mipolin-log", tabindex: 0, role: "region", "aria-label": t("Last turn and this turn", "直前と現在の手番") }, v.last.map(describe))));
   wrap.appendChild(H("div", { class: "mipolin-box" }, H("div", { class: "mipolin-h" }, t("Game log (newest first)", "ログ(新しい順)")),
-    H("div", { class: "mipolin-log" }, v.log.slice().reverse().map(describe))));
+    H("div", { class: "mipolin-log", tabindex: 0, role: "region", "aria-label": t("Game log (newest first)", "ログ(新しい順)") }, v.log.slice().reverse().map(describe))));
 
   // ---- deduction notebook (private to this seat, saved server-side)
   if (ctx.seat !== null && ctx.seat !== undefined) wrap.appendChild(notebook());
@@ -350,6 +353,8 @@ export function render(root, ctx) {
       if (ctx.saveSeatData) ctx.saveSeatData(obj);
     };
     const known = knownCards();
+    // a mark said as a word (a speech user says the heading's visible number and name)
+    const markWord = (m) => (m ? `: ${{ "✗": t("ruled out", "除外"), "?": t("maybe", "保留"), "✓": t("yes", "確定") }[m] || m}` : "");
     const cycle = (k) => {
       const i = MARKS.indexOf(marks[k] || "");
       const next = MARKS[(i + 1) % MARKS.length];
@@ -358,15 +363,15 @@ export function render(root, ctx) {
       redraw();
     };
     const head = H("tr", {}, H("th", { class: "rowh" }, t("char \\ place", "キャラ\\場所")),
-      cat.places.map((p) => H("th", pressable({ class: known.has(`p${p.id}`) ? "known" : "", title: placeName(p.id) }, () => cycle(`p${p.id}`), `${placeName(p.id)} ${marks[`p${p.id}`] || ""}`),
+      cat.places.map((p) => H("th", pressable({ class: known.has(`p${p.id}`) ? "known" : "", title: placeName(p.id) }, () => cycle(`p${p.id}`), `${p.id} ${placeName(p.id)}${markWord(marks[`p${p.id}`])}`),
         `${p.id}${marks[`p${p.id}`] || ""}`)));
     const rows = cat.characters.map((c) => H("tr", {},
-      H("th", pressable({ class: "rowh" + (known.has(`c${c.id}`) ? " known" : "") }, () => cycle(`c${c.id}`), `${charName(c.id)} ${marks[`c${c.id}`] || ""}`),
+      H("th", pressable({ class: "rowh" + (known.has(`c${c.id}`) ? " known" : "") }, () => cycle(`c${c.id}`), `${c.id} ${charName(c.id)}${markWord(marks[`c${c.id}`])}`),
         `${c.id} ${charName(c.id)} ${marks[`c${c.id}`] || ""}`),
       cat.places.map((p) => {
         const k = `c${c.id}p${p.id}`;
         const out = known.has(`c${c.id}`) || known.has(`p${p.id}`);
-        return H("td", pressable({ class: out ? "known" : "", title: `${charName(c.id)} / ${placeName(p.id)}` }, () => cycle(k), `${charName(c.id)} / ${placeName(p.id)} ${marks[k] || ""}`), marks[k] || "");
+        return H("td", pressable({ class: out ? "known" : "", title: `${charName(c.id)} / ${placeName(p.id)}` }, () => cycle(k), `${charName(c.id)} / ${placeName(p.id)}${markWord(marks[k])}`), marks[k] || "");
       })));
     return H("div", { class: "mipolin-box" },
       H("div", { class: "mipolin-h" }, t("Deduction notebook (only you see it)", "推理ノート(あなただけに見えます)")),

@@ -1,4 +1,5 @@
 import { addStyleOnce } from "/static/dom.js";
+import { announce } from "/static/announce.js";
 // Peribit table (static/games/README.md contract). DOM via ctx.h / text nodes only, never innerHTML.
 
 const RULES_URL = "/static/rules/peribit.html";
@@ -23,7 +24,7 @@ const STYLE = `
 .peribit-back{background:#4a4f63;color:#cfd3e6}
 .peribit-lane{display:flex;align-items:center;gap:6px;flex-wrap:wrap;padding:4px;border-radius:6px;margin:3px 0;border:1px solid #e1e3ee;background:#fff}
 .peribit-lane.peribit-can{border-color:#d49b00;background:#fffbe8}
-.peribit-lane .peribit-idx{color:#889;font-size:.8em;min-width:1.6em}
+.peribit-lane .peribit-idx{color:#5c5c6b;font-size:.8em;min-width:1.6em}
 .peribit-stack{display:flex;flex-wrap:wrap;gap:2px;align-items:center}
 .peribit-count{font-weight:700;margin-left:4px}
 .peribit-root button{font-size:1em;padding:7px 10px;border-radius:6px;border:1px solid #667;background:#fff;cursor:pointer}
@@ -31,7 +32,7 @@ const STYLE = `
 .peribit-actions{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0}
 .peribit-bar{position:relative;height:14px;background:#e6e8f0;border-radius:7px;overflow:hidden;flex:1;min-width:120px}
 .peribit-bar>div{height:100%;background:#c0392b}
-.peribit-dim{color:#778}
+.peribit-dim{color:#5c5c6b}
 .peribit-small{font-size:.85em}
 .peribit-win{color:#1a6b1a;font-weight:700}
 .peribit-grid{display:grid;grid-template-columns:1fr 1fr;gap:6px}
@@ -291,6 +292,7 @@ export function render(root, ctx) {
   wrap.appendChild(det);
 
   // ----- log
+  if (v.log && v.log.length) announce(`peribit:${v.log.length}:${JSON.stringify(v.log[v.log.length - 1])}`, logText(v.log[v.log.length - 1]));
   if (v.log && v.log.length) {
     const ul = h("ul", { class: "peribit-small" });
     for (const e of v.log.slice().reverse()) ul.appendChild(h("li", {}, logText(e)));

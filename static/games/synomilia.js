@@ -1,4 +1,5 @@
 import { addStyleOnce } from "/static/dom.js";
+import { announce } from "/static/announce.js";
 // Synomilia table (static/games/README.md contract). DOM via ctx.h / text nodes only.
 
 const RULES_URL = "/static/rules/synomilia.html";
@@ -18,7 +19,7 @@ const STYLE = `
 .synomilia-card{display:inline-block;min-width:1.8em;padding:2px 4px;text-align:center;border:1px solid #889;border-radius:4px;background:#fff;font-weight:600}
 button.synomilia-card.synomilia-playable{font:inherit;font-weight:600;cursor:pointer;border:2px solid #336;min-height:2em}
 button.synomilia-card.synomilia-playable:hover{background:#eef}
-.synomilia-card.synomilia-used{background:#ddd;color:#777;text-decoration:line-through}
+.synomilia-card.synomilia-used{background:#ddd;color:#4d4d4d;text-decoration:line-through}
 .synomilia-card.synomilia-down{background:#345;color:#fff}
 .synomilia-card.synomilia-shown{background:#e9f7e9;border-color:#3a3}
 .synomilia-chip{display:inline-block;width:1.7em;height:1.7em;line-height:1.7em;text-align:center;border-radius:50%;border:1px solid #886;font-size:.95em}
@@ -31,7 +32,7 @@ button.synomilia-card.synomilia-playable:hover{background:#eef}
 .synomilia-box{border:1px solid #ccd;border-radius:8px;padding:6px 8px;margin:6px 0;background:#fafbff}
 .synomilia-box h4{margin:0 0 4px 0;font-size:1em}
 .synomilia-box ol,.synomilia-box ul{margin:2px 0;padding-left:1.4em}
-.synomilia-dim{color:#889}
+.synomilia-dim{color:#5c5c6b}
 .synomilia-win{color:#1a6b1a;font-weight:700}
 .synomilia-small{font-size:.85em}
 .synomilia-hist{border-collapse:collapse;font-size:.85em}
@@ -132,6 +133,10 @@ export function render(root, ctx) {
   if (legal.length) wrap.appendChild(actionsBox(ctx, v, legal, faceIcon));
 
   wrap.appendChild(seatBox(order[1]));
+
+  // ----- the latest play, said in words; at a bout's end, who won it
+  if (v.plays.length) announce(`synomilia:${v.bout}:${v.plays.length}`, playText(v.plays[v.plays.length - 1], name, t));
+  else if (v.last_bout) announce(`synomilia:${v.bout}:bout`, boutSaid(v.last_bout, name, t));
 
   // ----- plays of this bout
   if (v.plays.length) {
@@ -276,4 +281,11 @@ function lastBoutBox(b, ctx, name, faceIcon) {
     h("div", {}, t(`${name(b.winner)} receives ${b.received} chips. Chips now: ${name(0)} ${b.chips_after[0]}, ${name(1)} ${b.chips_after[1]}.`,
                    `${name(b.winner)}が${b.received}枚獲得。チップ: ${name(0)} ${b.chips_after[0]}枚、${name(1)} ${b.chips_after[1]}枚。`)),
     b.cards.includes(9) ? h("div", { class: "synomilia-small synomilia-dim" }, t("A 9 returns to its owner's available cards.", "9のカードは使えるカードに戻る。")) : "");
+}
+
+/** A finished bout in one sentence, for the live region (static/announce.js). */
+function boutSaid(b, name, t) {
+  return t(`Bout ${b.bout}: ${name(0)} ${b.cards[0]}, ${name(1)} ${b.cards[1]}, pile ${b.count}. ${name(b.winner)} wins the bout. `,
+           `第${b.bout}勝負: ${name(0)} ${b.cards[0]}、${name(1)} ${b.cards[1]}、場${b.count}枚。${name(b.winner)}の勝ち。`)
+    + reasonText(b, name, t);
 }

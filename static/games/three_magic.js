@@ -1,4 +1,6 @@
 import { addStyleOnce } from "/static/dom.js";
+import { announce } from "/static/announce.js";
+const said = new Map(); // seat → counts in the view last drawn (what changed = the play to say)
 import { reasonText } from "/static/reasons.js";
 // Three Magic (スリーマジック) table: one seat's view of the 3-player spell-building card game.
 // Contract: static/games/README.md. DOM is built only with ctx.h / text nodes (no innerHTML).
@@ -6,6 +8,8 @@ import { reasonText } from "/static/reasons.js";
 const RULES_URL = "/static/rules/three_magic.html";
 const EL_EN = { fire: "Fire", wood: "Wood", water: "Water" };
 const EL_JA = { fire: "火", wood: "木", water: "水" };
+// On a card, in English: two letters, as Wood and Water share their first one.
+const EL_SHORT = { fire: "Fi", wood: "Wo", water: "Wa" };
 const CALL_JA = { pon: "ポン", chi: "チー", pass: "パス", ron: "ロン" };
 let riichiMode = false; // UI toggle: the next discard declares riichi
 let riichiKey = ""; // the turn the toggle belongs to; a new turn resets it
@@ -22,7 +26,7 @@ const CSS = `
 .three_magic-fire{border-color:#c62828;color:#c62828}.three_magic-wood{border-color:#2e7d32;color:#2e7d32}
 .three_magic-water{border-color:#1565c0;color:#1565c0}
 .three_magic-small .three_magic-card{min-width:24px;height:32px;font-size:12px}
-.three_magic-taken{opacity:.4}
+.three_magic-taken{background:#ecebe8;border-style:dashed;text-decoration:line-through}
 .three_magic-riichi{outline:3px solid #e8a400}
 .three_magic-new{background:#fff6c8}
 .three_magic-gap{margin-right:8px}
@@ -53,7 +57,7 @@ export function render(root, ctx) {
   const cardText = (c) => `${t(EL_EN[c.el], EL_JA[c.el])} ${c.n}${c.star ? "★" : ""}`;
   const cardNode = (c, extra = "", attrs = {}) =>
     h("span", { class: `three_magic-card three_magic-${c.el} ${extra}`, title: cardText(c), ...attrs },
-      h("span", {}, t(EL_EN[c.el][0], EL_JA[c.el])), h("span", {}, `${c.n}${c.star ? "★" : ""}`));
+      h("span", {}, t(EL_SHORT[c.el], EL_JA[c.el])), h("span", {}, `${c.n}${c.star ? "★" : ""}`));
   const typeText = (c) => `${elName(c.el)} ${c.n}`;
 
   const wrap = h("div", { class: "three_magic-root" });
@@ -104,9 +108,12 @@ export function render(root, ctx) {
   // ---- last result
   if (v.last_result) wrap.appendChild(resultBox(v.last_result));
 
+  // ---- what just happened, said in words (a new public event, else the newest discard)
+  announce(...playSaid());
+
   // ---- log of this match
   if (v.log && v.log.length) {
-    const log = h("div", { class: "three_magic-box three_magic-log" }, h("div", {}, h("strong", {}, t("This match", "この試合"))));
+    const log = h("div", { class: "three_magic-box three_magic-log", tabindex: 0, role: "region", "aria-label": t("This match", "この試合") }, h("div", {}, h("strong", {}, t("This match", "この試合"))));
     for (const e of v.log) log.appendChild(h("div", {}, eventText(e)));
     wrap.appendChild(log);
   }
@@ -189,7 +196,7 @@ export function render(root, ctx) {
         row.appendChild(h("button", { class: `three_magic-card three_magic-${c.el} ${cls}`,
           title: (riichiMode ? t("Riichi and discard ", "リーチして捨てる: ") : t("Discard ", "捨てる: ")) + cardText(c),
           onclick: () => { riichiMode = false; ctx.send(choice); } },
-        h("span", {}, t(EL_EN[c.el][0], EL_JA[c.el])), h("span", {}, `${c.n}${c.star ? "★" : ""}`)));
+        h("span", {}, t(EL_SHORT[c.el], EL_JA[c.el])), h("span", {}, `${c.n}${c.star ? "★" : ""}`)));
       } else {
         row.appendChild(cardNode(c, cls));
       }
@@ -226,6 +233,22 @@ export function render(root, ctx) {
       box.appendChild(h("div", { class: "three_magic-wait" }, t(`Tenpai — waiting on: ${kinds.join(", ")}`, `テンパイ — 待ち: ${kinds.join("、")}`)));
     }
     return box;
+  }
+
+  function playSaid() {
+    const events = v.log || [];
+    const discards = v.players.map((p) => p.discards.length);
+    const key = `three_magic:${v.match}:${events.length}:${discards.join(",")}`;
+    const before = said.get(ctx.seat);
+    said.set(ctx.seat, { events: events.length, discards, match: v.match });
+    if (before && before.match === v.match && events.length === before.events) {
+      const seat = discards.findIndex((n, s) => n > (before.discards[s] || 0));
+      if (seat >= 0) {
+        const d = v.players[seat].discards[discards[seat] - 1];
+        return [key, t(`${name(seat)} discarded ${cardText(d.card)}.`, `${name(seat)}が${cardText(d.card)}を捨てた。`)];
+      }
+    }
+    return [key, events.length ? eventText(events[events.length - 1]) : ""];
   }
 
   function resultBox(r) {
