@@ -29,7 +29,7 @@ export class MatchControls {
     const parts = [];
     const zombies = room.seats.filter((s) => s.zombie);
     for (const s of zombies) {
-      parts.push(h("p", { class: "zombie-notice", "data-seat": s.seat }, "🤖 ",
+      parts.push(h("p", { class: "zombie-notice", "data-seat": s.seat }, "⚙ ",
         t(`A bot plays for ${s.name} until they are back.`, `${s.name}さんが戻るまでボットが代わりに打ちます。`)));
     }
     const me = page.mySeat;

@@ -173,7 +173,7 @@ export class RoomPage {
 
   addChat(m) {
     if (m.channel === "notice") { // the room's log: a bot plays for someone, someone is back
-      this.chatLog.append(h("li", { class: "notice", "data-notice": m.notice }, h("span", { class: "chat-text" }, "🤖 ", noticeText(m))));
+      this.chatLog.append(h("li", { class: "notice", "data-notice": m.notice }, h("span", { class: "chat-text" }, "⚙ ", noticeText(m))));
       this.chatLog.scrollTop = this.chatLog.scrollHeight;
       return;
     }

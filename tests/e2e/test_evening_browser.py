@@ -105,7 +105,7 @@ def test_abort_leave_take_back_and_resign_in_english_and_japanese(server, browse
     # Ben leaves the table: a bot plays for him at once; said in the chat and on his seat
     ben.click("#leave-match")
     aki.locator("#chat-log li.notice[data-notice='bot_plays']").wait_for()
-    assert aki.locator("#chat-log li.notice").inner_text() == "🤖 A bot plays for Ben until they are back."
+    assert aki.locator("#chat-log li.notice").inner_text() == "⚙ A bot plays for Ben until they are back."
     aki.locator(".seat[data-seat='1']", has_text="a bot plays for now").wait_for()
     assert "A bot plays for Ben until they are back." in aki.locator(".zombie-notice").inner_text()
     ben.locator("#chat-log li.notice[data-notice='bot_plays']", has_text="Benさんが戻るまでボットが代わりに打ちます。").wait_for()
