@@ -5,12 +5,11 @@ from __future__ import annotations
 import gc
 import sys
 
-import uvicorn
 from pydantic import ValidationError
 
 from app.db import migrate
-from app.live.socket_protocol import uvicorn_ws
 from app.observability import logs, metrics
+from app.serving import raise_open_file_limit, uvicorn_config
 from app.settings import get_settings
 
 
@@ -29,15 +28,10 @@ def main() -> None:
     app = create_app(settings)
     tune_gc(settings.gc_young_threshold)
     print(f"Asobiba is running at http://{settings.host}:{settings.port}/", flush=True)
-    # log_config=None: uvicorn's loggers go through ours (logs.configure). SIGTERM drains first
-    # (app/lifecycle.py); timeout_graceful_shutdown is what is left of SHUTDOWN_TIMEOUT by then.
-    config = uvicorn.Config(app, host=settings.host, port=settings.port, log_config=None,
-                            ws_max_size=settings.max_frame_bytes * 4,
-                            ws=uvicorn_ws(settings.ws_protocol), ws_per_message_deflate=settings.ws_per_message_deflate,
-                            proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips,
-                            # uvicorn waits with asyncio, so fractions of a second work (its hint says int)
-                            timeout_graceful_shutdown=settings.shutdown_timeout)  # type: ignore[arg-type]
-    GracefulServer(config, app.state.lifecycle).run()
+    # uvicorn's loggers go through ours (logs.configure). SIGTERM drains first (app/lifecycle.py).
+    # Parser, bounds and timeouts: app/serving.py (the same for the tests' servers).
+    raise_open_file_limit()
+    GracefulServer(uvicorn_config(app, settings), app.state.lifecycle).run()
 
 
 def tune_gc(young_threshold: int) -> None:

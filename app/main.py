@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.body_limit import BodyLimitMiddleware
+from app.proxy import ProxyHeadersMiddleware
 from app.request_guard import RequestGuardMiddleware
 from app.security_headers import SecurityHeadersMiddleware
 from app.accounts.live_sessions import LiveSessions
@@ -24,7 +25,7 @@ from app.live.hub import Hub
 from app.live.writer import ActionWriter
 from app.observability import metrics as observed
 from app.observability.middleware import ObservabilityMiddleware
-from app import compression, openapi_links, ratings, unavailable
+from app import api_docs, compression, openapi_links, ratings, unavailable
 from app.assets import AssetTable, StaticAssets
 from app.routers import games, live, pages, players, rooms
 from app.routers import admin, leaderboard, matches  # ratings, history, replay, admin (issue 8)
@@ -76,6 +77,7 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
         app.state.password_work.close()
 
     app = FastAPI(title="Asobiba", version="0.1.0", lifespan=lifespan,
+                  docs_url=None, redoc_url=None,  # served by app/api_docs.py from our own origin
                   description="Play small Japanese board and card games with friends: REST, an NDJSON stream, "
                               "and the live WebSocket described here.\n\n" + (live.__doc__ or ""))
     app.state.settings = settings
@@ -107,7 +109,9 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     app.add_middleware(RequestGuardMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(DrainGate, lifecycle=app.state.lifecycle)
-    app.add_middleware(ObservabilityMiddleware)  # outermost: ids, logs and metrics for everything
+    app.add_middleware(ObservabilityMiddleware)  # ids, logs and metrics for everything
+    # Outermost: the client's address (per-IP limits) and scheme (HSTS), behind a trusted proxy.
+    app.add_middleware(ProxyHeadersMiddleware, trusted=settings.forwarded_allow_ips)
     ratings.install()  # rate matches in the transaction that finishes them
     endings_record.install()  # and say how a match ended (abandoned)
     for module in (players, games, rooms, live, pages,
@@ -115,7 +119,7 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
                    leaderboard,  # after players, so /api/players/me keeps its route
                    matches, me, rematch, endings, accounts,
                    admin,
-                   health, metrics):
+                   health, metrics, api_docs):
         app.include_router(module.router)
     openapi_links.install(app)
     # the browser client, fingerprinted for long caching (app/assets.py); read once, here

@@ -3,8 +3,9 @@ the scripts served from this origin (no inline script, no eval, no plugins, no f
 
 Styles may be inline (``style-src 'unsafe-inline'``): game tables add their stylesheet with a
 ``<style>`` element (static/dom.js ``addStyleOnce``); CSS cannot run script. The interactive API
-docs (``/docs``, ``/redoc``) load FastAPI's documentation bundle from its CDN and start it with an
-inline script, so those two pages alone get a policy that allows exactly that."""
+docs (``/docs``, ``/redoc``) run only our vendored, pinned bundles (app/api_docs.py) and get the
+same script policy, plus a worker from a blob for ReDoc's search. Over HTTPS every answer carries
+``Strict-Transport-Security``."""
 
 from __future__ import annotations
 
@@ -21,18 +22,24 @@ CSP = "; ".join([
     "form-action 'self'",
     "frame-ancestors 'none'",
 ])
-DOCS_CDN = "https://cdn.jsdelivr.net"
+# The API docs (app/api_docs.py): our own pinned bundles, no inline script, but Swagger UI and
+# ReDoc write inline styles and ReDoc searches in a worker it starts from a blob.
 DOCS_CSP = "; ".join([
     "default-src 'self'",
-    f"script-src 'self' 'unsafe-inline' {DOCS_CDN}",
-    f"style-src 'self' 'unsafe-inline' {DOCS_CDN}",
-    "img-src 'self' data: https://fastapi.tiangolo.com",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
     "worker-src 'self' blob:",
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
+    "form-action 'self'",
     "frame-ancestors 'none'",
 ])
+# Sent only over HTTPS (the connection's, or a trusted proxy's X-Forwarded-Proto: app/proxy.py):
+# browsers ignore it over HTTP, and a site reached by plain HTTP must not pin itself to HTTPS.
+HSTS = (b"strict-transport-security", b"max-age=31536000")
 COMMON = [
     (b"x-content-type-options", b"nosniff"),
     # Room ids are the secret of an invite link: never send page URLs to other sites.
@@ -52,11 +59,13 @@ class SecurityHeadersMiddleware:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         csp = (DOCS_CSP if scope.get("path", "").startswith(DOCS_PATHS) else CSP).encode()
+        https = scope.get("scheme") == "https"
 
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
                 present = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(n, v) for n, v in COMMON + [(b"content-security-policy", csp)] if n not in present]
+                ours = COMMON + [(b"content-security-policy", csp)] + ([HSTS] if https else [])
+                extra = [(n, v) for n, v in ours if n not in present]
                 message = dict(message, headers=list(message.get("headers", [])) + extra)
             await send(message)
 

@@ -80,8 +80,16 @@ class Settings(BaseSettings):
     # room is looked up, the token's once the hello names it.
     rate_sockets_per_token: str = "60/60"
     rate_sockets_per_ip: str = "600/60"
-    # Reverse proxies trusted to name the client (X-Forwarded-For), so per-IP limits see clients, not
-    # the proxy: comma-separated addresses, or "*" when only a proxy can reach the app (docker-compose).
+    # Serving (app/serving.py), for a server reachable without a proxy: the largest request head
+    # (request line and headers, past it 400), the time a request's head and body have to arrive
+    # (past it 408 and close), and the most connections at once, HTTP and WebSockets (past it 503
+    # and close; lowered to what the open-file limit allows).
+    max_header_bytes: int = 16_384
+    request_read_timeout: float = 10.0
+    max_connections: int = 8192
+    # Reverse proxies trusted to name the client (app/proxy.py: the last X-Forwarded-For entry, the
+    # one the proxy wrote, and X-Forwarded-Proto), so per-IP limits see clients, not the proxy:
+    # comma-separated addresses or networks, or "*" when nothing but the proxy can reach the app.
     forwarded_allow_ips: str = "127.0.0.1"
     # Refused socket frames within a minute before the socket is closed (1008).
     ws_flood_strikes: int = 30
@@ -165,6 +173,18 @@ class Settings(BaseSettings):
         lowered = value.lower()
         if any(word in lowered for word in WELL_KNOWN_SECRETS) or len(set(value)) < 10:
             raise ValueError(f"{name} looks like a placeholder, not a secret: {SECRET_HINT}")
+        return value
+
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def _addresses(cls, value: str) -> str:
+        import ipaddress
+        for item in (item.strip() for item in value.split(",")):
+            if item and item != "*":
+                try:
+                    ipaddress.ip_network(item, strict=False)
+                except ValueError:
+                    raise ValueError(f"FORWARDED_ALLOW_IPS: {item!r} is not an address or network (or '*')") from None
         return value
 
     def invite_base(self) -> str:

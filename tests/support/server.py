@@ -16,8 +16,8 @@ import httpx
 import uvicorn
 
 from app.db import migrate
-from app.live.socket_protocol import uvicorn_ws
 from app.main import create_app
+from app.serving import uvicorn_config
 from app.settings import ROOT, Settings
 
 # Long and random-looking, as the server requires of ADMIN_TOKEN (app/settings.py).
@@ -51,9 +51,8 @@ def start_in_thread(database_url: str, clock=None, **overrides) -> RunningServer
     port = free_port()
     settings = settings_for(database_url, port, **overrides)
     app = create_app(settings, clock=clock)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                            ws_max_size=settings.max_frame_bytes * 4, lifespan="on",
-                            ws=uvicorn_ws(settings.ws_protocol), ws_per_message_deflate=settings.ws_per_message_deflate)
+    # The start command's uvicorn settings (app/serving.py), logging aside.
+    config = uvicorn_config(app, settings, log_config=uvicorn.config.LOGGING_CONFIG, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -1,0 +1,126 @@
+"""How uvicorn serves the app, the same for every start path (``python -m app``, scripts/serve, the
+Docker image, the tests' servers): a server reachable without a proxy must survive clients that
+send huge or never-ending request heads and clients that open connections by the thousand.
+
+- HTTP is parsed by h11, whose buffer for an unfinished request head is capped
+  (``MAX_HEADER_BYTES``; past it: 400 and close). httptools, uvicorn's default, has no cap and
+  takes quadratic time on a long header: two clients streaming one stalled the whole server.
+- A request's head and body must arrive within ``REQUEST_READ_TIMEOUT`` seconds of the
+  connection opening (or of the previous response): a client that trickles a byte at a time is
+  cut off (uvicorn's keep-alive timer restarts on every byte received).
+- At most ``MAX_CONNECTIONS`` connections (HTTP and WebSockets) at once, and never more than the
+  open-file limit leaves room for (database, logs): the next one is answered 503 and closed,
+  instead of the process running out of file descriptors.
+- Client addresses come from ``app/proxy.py`` (uvicorn's proxy headers are off)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import resource
+
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from app.live.socket_protocol import uvicorn_ws
+from app.settings import Settings
+
+# File descriptors kept for everything that is not a client connection: database connections, the
+# writer's, Redis, log files, the bot threads' pipes.
+RESERVED_FILES = 256
+
+
+def _raw_response(status: str, code: str, message: str, *extra: str) -> bytes:
+    """A whole response written straight to a connection the app never sees, in the API's shape."""
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    head = [f"HTTP/1.1 {status}", "content-type: application/json", "connection: close",
+            f"content-length: {len(body)}", *extra]
+    return ("\r\n".join(head) + "\r\n\r\n").encode() + body
+
+
+_BUSY = _raw_response("503 Service Unavailable", "busy", "too many connections; try again in a moment", "retry-after: 5")
+_TIMEOUT = _raw_response("408 Request Timeout", "timeout", "the request did not arrive in time")
+
+
+def raise_open_file_limit() -> int:
+    """Lift this process's soft limit on open files to its hard limit; the soft limit that holds."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        wanted = 1 << 20 if hard == resource.RLIM_INFINITY else hard
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def connection_bound(settings: Settings) -> int:
+    """``MAX_CONNECTIONS``, lowered to what the open-file limit leaves room for."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    room = settings.max_connections if soft == resource.RLIM_INFINITY else soft - RESERVED_FILES
+    return max(16, min(settings.max_connections, room))
+
+
+def guarded_h11(read_timeout: float, max_connections: int) -> type[H11Protocol]:
+    class GuardedH11Protocol(H11Protocol):
+        """uvicorn's h11 protocol with a deadline for each request to arrive, and a bound on the
+        connections of the whole server."""
+
+        _deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            if len(self.connections) > max_connections:
+                transport.write(_BUSY)
+                transport.close()
+                return
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.transport.get_protocol() is not self or self.conn.their_state is not h11.SEND_BODY and \
+                    self.conn.their_state is not h11.IDLE:
+                self._disarm()  # the request is in (or the connection became a WebSocket)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()  # the next request on this connection gets the same time
+
+        def connection_lost(self, exc) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._deadline = self.loop.call_later(read_timeout, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _too_slow(self) -> None:
+            self._deadline = None
+            if self.transport.is_closing() or self.transport.get_protocol() is not self:
+                return
+            if self.conn.their_state is h11.IDLE and self.conn.our_state is h11.IDLE:
+                self.transport.write(_TIMEOUT)  # (mid-body, the app's response may have begun: just close)
+            self.transport.close()
+
+    return GuardedH11Protocol
+
+
+def uvicorn_config(app, settings: Settings, **overrides) -> uvicorn.Config:
+    """The one uvicorn configuration: parser, bounds and WebSocket settings from ``settings``."""
+    values = dict(host=settings.host, port=settings.port, log_config=None,
+                  http=guarded_h11(settings.request_read_timeout, connection_bound(settings)),
+                  h11_max_incomplete_event_size=settings.max_header_bytes,
+                  ws_max_size=settings.max_frame_bytes * 4, ws=uvicorn_ws(settings.ws_protocol),
+                  ws_per_message_deflate=settings.ws_per_message_deflate,
+                  proxy_headers=False,  # app/proxy.py decides who the client is
+                  timeout_graceful_shutdown=settings.shutdown_timeout)
+    values.update(overrides)
+    return uvicorn.Config(app, **values)

@@ -1,0 +1,47 @@
+"""Behind the repository's HAProxy configuration (deploy/haproxy.cfg, real /usr/sbin/haproxy), a
+client's own X-Forwarded-For no longer picks its per-IP buckets (issue 30, point 3): an attacker
+rotating the header is limited like any client, and the owner, from another address, still logs in."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.support.deployed_proxy import DeployedProxy
+from tests.support.server import ServerProcess
+
+PASSWORD = "correct horse battery staple"
+
+
+def client_from(address: str, base_url: str) -> httpx.Client:
+    return httpx.Client(base_url=base_url, timeout=30, transport=httpx.HTTPTransport(local_address=address))
+
+
+@pytest.mark.parametrize("trusted", ["127.0.0.1", "*"])  # the proxy's address here, or any peer
+def test_a_client_cannot_pick_its_address_behind_the_proxy(tmp_path, trusted):
+    server = ServerProcess(f"sqlite:///{tmp_path / 'xff.db'}",
+                           env={"FORWARDED_ALLOW_IPS": trusted, "RATE_LOGINS_PER_IP": "5/600"})
+    server.start()
+    proxy = DeployedProxy(server.port, tmp_path)
+    proxy.start()
+    try:
+        owner = client_from("127.0.0.2", proxy.base_url)
+        guest = owner.post("/api/players", json={"name": "Owner"}).json()
+        claimed = owner.post("/api/accounts", json={"password": PASSWORD},
+                             headers={"Authorization": f"Bearer {guest['token']}"})
+        assert claimed.status_code in (200, 201), claimed.text
+
+        attacker = client_from("127.0.0.1", proxy.base_url)
+        answers = [attacker.post("/api/accounts/login", json={"name": "Owner", "password": f"guess {n}"},
+                                 headers={"X-Forwarded-For": f"203.0.113.{n}", "X-Real-IP": f"203.0.113.{n}"})
+                   for n in range(1, 13)]
+        codes = [answer.status_code for answer in answers]
+        assert codes.count(429) >= 7 and all(code in (401, 429) for code in codes), codes
+        # The owner's address has buckets of its own: the flood did not spend them.
+        login = owner.post("/api/accounts/login", json={"name": "Owner", "password": PASSWORD})
+        assert login.status_code == 200, login.text
+        # Nor does a client's X-Forwarded-Proto pass: over plain HTTP there is no HSTS.
+        assert "strict-transport-security" not in attacker.get("/", headers={"X-Forwarded-Proto": "https"}).headers
+    finally:
+        proxy.stop()
+        server.stop()
