@@ -17,6 +17,11 @@ export function pressable(attrs, onActivate, label) {
 // The table's controls (links and fields keep the browser's own behaviour).
 const FOCUSABLE = "button:not([disabled]), [role=button][tabindex]";
 
+/** The focusable controls in ``container``, within ``scope`` (a selector prefix, "" for all). */
+function controls(container, scope) {
+  return [...container.querySelectorAll(FOCUSABLE.split(", ").map((f) => scope + f).join(", "))];
+}
+
 /** Keep the keyboard player's place in ``container`` (a table redrawn by the room page or by
  * itself): when the focused control is removed by a redraw, focus the same control again (same
  * text and label), else the one at the same place; when the redraw left no control (others are
@@ -26,7 +31,10 @@ export function keepFocusIn(container) {
   container.addEventListener("focusin", (event) => {
     const el = event.target;
     if (!el.matches(FOCUSABLE)) { last = null; return; }
-    last = { el, index: [...container.querySelectorAll(FOCUSABLE)].indexOf(el), text: el.textContent, label: el.getAttribute("aria-label") };
+    // a control of the game's table is given back among the table's controls only: never to the
+    // room's match menu beside it (Resign, Abort), whatever the table's controls became
+    const scope = el.closest(".game") ? ".game " : "";
+    last = { el, scope, index: controls(container, scope).indexOf(el), text: el.textContent, label: el.getAttribute("aria-label") };
   });
   container.addEventListener("focusout", (event) => {
     const el = event.target;
@@ -36,7 +44,7 @@ export function keepFocusIn(container) {
     if (!last || last.el.isConnected) return;
     const active = document.activeElement;
     if (active && active !== document.body) { last = null; return; }
-    const all = [...container.querySelectorAll(FOCUSABLE)];
+    const all = controls(container, last.scope);
     const same = all.find((el) => el.textContent === last.text && el.getAttribute("aria-label") === last.label);
     const target = same || all[Math.min(Math.max(last.index, 0), all.length - 1)];
     if (target) target.focus({ preventScroll: true }); // no jump for a mouse user whose click focused it
