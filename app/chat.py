@@ -1,4 +1,5 @@
-"""Room chat for players and spectators, and team chat in team games (only that team's sockets).
+"""Room chat for players and spectators, and team chat in team games (only that team's sockets,
+and in history only that team of the current match: a rematch deals new teams).
 
 Messages are stored with the room, length-limited, rate-limited per sender (``rate_chat_per_*`` in
 app/limits/, charged only for messages that would be stored), and always sent as plain text fields
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from datetime import timezone
 
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
 from app.db import Database
@@ -59,15 +60,17 @@ async def handle_chat(live: LiveRoom, connection: Connection, message: Chat, gua
         raise ApiError(413, "too_large", f"chat messages are limited to {settings.chat_max_chars} characters")
     channel: str = message.channel
     seats = None
+    match_id: str | None = None
     if channel == "team":
         team = team_of(live, live.seat_of(connection.player_id))
         if team is None:
             raise ApiError(403, "no_team", "team chat is only for seated players of a team game")
         channel = f"team:{team}"
         seats = team_seats(live, team)
+        match_id = live.runner.match_id if live.runner is not None else None  # this match's team (a rematch deals new ones)
     if not await guard.admit("chat"):
         return
-    stored = await db.run(_store, live.id, connection.player_id, channel, text)
+    stored = await db.run(_store, live.id, connection.player_id, channel, text, match_id)
     live.push_to({"type": "chat", "message": stored}, seats)
 
 
@@ -76,9 +79,9 @@ async def send_history(live: LiveRoom, connection: Connection, db: Database) -> 
     database unreachable the socket is told so (``unavailable``) and goes on without them: the
     match itself is in memory, and a socket must not end on a failed extra."""
     team = team_of(live, live.seat_of(connection.player_id))
-    channels = ["room", NOTICE] + ([f"team:{team}"] if team is not None else [])
+    team_channel = (f"team:{team}", live.runner.match_id) if team is not None and live.runner is not None else None
     try:
-        messages = await db.run(_history, live.id, channels)
+        messages = await db.run(_history, live.id, ["room", NOTICE], team_channel)
     except Exception as exc:
         if not is_outage(exc):
             raise
@@ -88,8 +91,9 @@ async def send_history(live: LiveRoom, connection: Connection, db: Database) -> 
         connection.send({"type": "chat_history", "messages": messages})
 
 
-def _store(session: Session, room_id: str, player_id: str, channel: str, text: str) -> dict:
-    row = ChatMessage(room_id=room_id, player_id=player_id, channel=channel, text=text)
+def _store(session: Session, room_id: str, player_id: str, channel: str, text: str,
+           match_id: str | None = None) -> dict:
+    row = ChatMessage(room_id=room_id, player_id=player_id, channel=channel, text=text, match_id=match_id)
     session.add(row)
     session.commit()
     player = session.get(Player, player_id)
@@ -103,9 +107,14 @@ def store_notice(session: Session, room_id: str, player_id: str, seat: int, kind
     return _store(session, room_id, player_id, NOTICE, f"{kind}:{seat}")
 
 
-def _history(session: Session, room_id: str, channels: list[str]) -> list[dict]:
+def _history(session: Session, room_id: str, channels: list[str], team: tuple[str, str] | None) -> list[dict]:
+    """The room's last messages on ``channels``, and on ``team`` = (channel, match id) those of
+    that team of that match only."""
+    where = ChatMessage.channel.in_(channels)
+    if team is not None:
+        where = or_(where, and_(ChatMessage.channel == team[0], ChatMessage.match_id == team[1]))
     rows = session.execute(select(ChatMessage, Player.name).join(Player, Player.id == ChatMessage.player_id)
-                           .where(ChatMessage.room_id == room_id, ChatMessage.channel.in_(channels))
+                           .where(ChatMessage.room_id == room_id, where)
                            .order_by(ChatMessage.id.desc()).limit(HISTORY)).all()
     return [_as_dict(row, name) for row, name in reversed(rows)]
 

@@ -117,6 +117,9 @@ class ChatMessage(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
     # "room" for everyone in the room, "team:<n>" for one team of a team game.
     channel: Mapped[str] = mapped_column(String(16), default="room")
+    # The match a team message belongs to: a rematch deals new teams, and "team:0" of the next
+    # match is other people (their history never shows the old team's messages). None otherwise.
+    match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

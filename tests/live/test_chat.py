@@ -110,3 +110,49 @@ def test_team_chat_needs_a_team_game(server):
     sock = Socket(server.ws_url, room_id, host.token)
     sock.send({"type": "chat", "text": "psst", "channel": "team"})
     assert next_chat(sock)["code"] == "no_team"
+
+
+def test_team_chat_of_a_match_stays_with_that_match_after_a_rematch(fake_clock_server):
+    """Issue 30, point 7: Makelandia deals new teams for a rematch in the same room, and team chat
+    was stored per room under the team's index, so the new "team 0" read the old one's plans.
+    Team history belongs to its match: after the rematch nobody's history holds the old team
+    messages, and the new team's messages reach the new team only."""
+    import random
+
+    from tests.support.driver import play_over_rest
+
+    server = fake_clock_server
+    room_id, apis = setup_room(server.base_url, "makelandia", ["P0", "P1", "P2", "P3"])
+    assert apis[0].post(f"/api/rooms/{room_id}/start").status_code == 200
+    old_teams = apis[0].get(f"/api/rooms/{room_id}/view").json()["view"]["teams"]
+    sock = Socket(server.ws_url, room_id, apis[0].token)
+    sock.send({"type": "chat", "text": "old plan: attack the east", "channel": "team"})
+    assert next_chat(sock)["message"]["channel"] == f"team:{next(i for i, t in enumerate(old_teams) if 0 in t)}"
+    sock.close()
+    play_over_rest(dict(enumerate(apis)), room_id, random.Random(3))
+    for api in apis:
+        api.post(f"/api/rooms/{room_id}/rematch")
+    assert apis[0].get(f"/api/rooms/{room_id}").json()["status"] == "running"
+    new_teams = apis[0].get(f"/api/rooms/{room_id}/view").json()["view"]["teams"]
+
+    def history(seat: int) -> list[str]:
+        sock = Socket(server.ws_url, room_id, apis[seat].token)
+        first = sock.recv_until(lambda m: m["type"] in ("chat_history", "view"))
+        if first["type"] == "view":  # no history at all comes before the view when there is none
+            try:
+                first = sock.recv_until(lambda m: m["type"] == "chat_history", timeout=1)
+            except TimeoutError:
+                return []
+        return [m["text"] for m in first["messages"]]
+
+    for seat in range(4):
+        assert "old plan: attack the east" not in history(seat), (seat, old_teams, new_teams)
+    socks = {seat: Socket(server.ws_url, room_id, apis[seat].token) for seat in range(4)}
+    socks[0].send({"type": "chat", "text": "new plan", "channel": "team"})
+    socks[0].send({"type": "chat", "text": "good luck all", "channel": "room"})
+    mine = next(t for t in new_teams if 0 in t)
+    for seat, s in socks.items():
+        first = next_chat(s)["message"]["text"]
+        assert first == ("new plan" if seat in mine else "good luck all")
+    assert history(mine[-1])[-2:] == ["new plan", "good luck all"]
+    assert "new plan" not in history(next(s for s in range(4) if s not in mine))
