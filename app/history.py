@@ -59,7 +59,9 @@ def match_record(session: Session, match: Match, admin: bool = False) -> dict:
     engine = engines.get(match.game)
     results = {r.seat: r for r in session.scalars(select(MatchResult).where(MatchResult.match_id == match.id))}
     seats = []
+    abandoned = ratings.abandoned_seats(session, match.id)
     for entry in seat_list(match):
+        entry["abandoned"] = entry["seat"] in abandoned  # a bot played for them (zombie seat): counted a loss
         result = results.get(entry["seat"])
         entry["rank"] = result.rank if result else None
         entry["rating_change"] = _change(result) if result is not None and result.rated else None

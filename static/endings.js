@@ -17,7 +17,10 @@ export class MatchControls {
   constructor(page) {
     this.page = page;
     this.confirming = false;
-    this.element = h("div", { id: "match-controls", class: "card match-controls", "aria-label": t("The match", "対戦") });
+    // above the table: who a bot plays for, open proposals; below it: the player's own choices
+    // (the table's decisions come first on a phone)
+    this.element = h("div", { id: "match-notices", class: "card match-notices", role: "status" });
+    this.menuElement = h("div", { id: "match-controls", class: "match-controls", role: "group", "aria-label": t("End the match", "対戦を終える") });
   }
 
   update() {
@@ -25,8 +28,12 @@ export class MatchControls {
     const m = page.message;
     const room = page.room;
     const el = this.element;
-    if (!m || m.outcome || !room || room.status !== "running") { el.hidden = true; el.replaceChildren(); return; }
+    const menu = this.menuElement;
+    if (!m || m.outcome || !room || room.status !== "running") {
+      el.hidden = menu.hidden = true; el.replaceChildren(); menu.replaceChildren(); return;
+    }
     const parts = [];
+    let below = [];
     const zombies = room.seats.filter((s) => s.zombie);
     for (const s of zombies) {
       parts.push(h("p", { class: "zombie-notice", "data-seat": s.seat }, "⚙ ",
@@ -38,10 +45,13 @@ export class MatchControls {
       parts.push(h("button", { type: "button", id: "take-back", class: "primary", onclick: () => page.roomCall("join") },
         t("Take my seat back", "席に戻る")));
     } else if (me !== null && mine) {
-      parts.push(...this.votes(m, room, me), this.menu(m, room, me));
+      parts.push(...this.votes(m, room, me));
+      below = [this.menu(m, room, me)];
     }
     el.hidden = !parts.length;
     el.replaceChildren(...parts);
+    menu.hidden = !below.length;
+    menu.replaceChildren(...below);
   }
 
   votes(m, room, me) {

@@ -194,6 +194,7 @@ async function replayPage() {
   const players = h("ol", { start: "1", class: "replay-players" }, ...record.seats.map((s) => {
     const change = s.rating_change;
     return h("li", {}, s.name, s.bot ? ` (${t("bot")})` : "",
+      s.abandoned ? ` (${t("left; a bot played for them", "途中退出、ボットが代打ち")})` : "",
       s.rank !== null && s.rank !== undefined ? ` — ${t("rank")} ${s.rank + 1}` : "",
       change ? ` — ${change.after.rating.toFixed(1)} (${change.delta >= 0 ? "+" : ""}${change.delta.toFixed(1)})` : "");
   }));

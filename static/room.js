@@ -271,7 +271,7 @@ export class RoomPage {
     if (this.tableModule) {
       try { this.tableModule.render(root, ctx); } catch (err) { console.error(err); genericTable(root, ctx); }
     } else genericTable(root, ctx);
-    const parts = [this.endingParts().element, root];
+    const parts = [this.endingParts().element, root, this.endingParts().menuElement];
     if (m.outcome) {
       const { rematch, endNext } = this.siteParts();
       parts.unshift(endPanel(m.outcome, { me: m.seat, nameOf: (s) => this.nameOf(s), actions: [rematch.element, endNext],

@@ -67,10 +67,6 @@ class Seats:
         return self.people - self.zombies
 
 
-def is_platform(seat: int, action) -> bool:
-    return seat == PLATFORM
-
-
 def is_request(action) -> bool:
     return isinstance(action, dict) and "platform" in action
 

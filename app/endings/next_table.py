@@ -42,7 +42,7 @@ def open_next(session, room_id: str, player_id: str, online: set[str], game: str
                        f"not {count}: say how many seats")
     try:
         engine.new_game(count, 0, options)
-    except ValueError as exc:
+    except (ValueError, TypeError) as exc:
         raise ApiError(422, "bad_options", f"options {options!r} are not valid for {engine.id}: {exc}") from None
     hosting = session.scalar(select(func.count()).select_from(Room).where(Room.host_id == player_id, Room.status == "open"))
     if hosting >= max_open_rooms:

@@ -46,15 +46,17 @@ class AbsenceWatch:
         when a zombie seat was taken back."""
         self.humans = dict(humans)
         self.left = set(left) & set(humans)
-        if not running:  # nothing to replace: the match is over
+        if not running:  # nothing to replace: the match is over (no bot plays for anyone now)
             self.stop()
             self.away_since.clear()
-            return False
+            changed = bool(self.zombies)
+            self.zombies.clear()
+            return changed
         now = self.clock.now()
         changed = False
         for seat in [s for s in list(self.away_since) + list(self.zombies) if s not in humans]:
-            self.away_since.pop(seat, None)
-            changed |= self._take_back(seat)
+            self.away_since.pop(seat, None)  # the seat is a bot's now, or empty: nobody came back
+            changed |= self.zombies.pop(seat, None) is not None
         for seat, player_id in humans.items():
             if seat in self.left:
                 if seat not in self.zombies:

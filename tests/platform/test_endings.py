@@ -216,6 +216,8 @@ def test_rage_quit_counts_as_a_loss_for_the_leaver(fake_clock_server):
     assert match["status"] == "finished" and match["rated"] and match["ending"] == "abandoned"
     ranks = {s["seat"]: s["rank"] for s in match["seats"]}
     assert ranks[1] > ranks[0]  # whatever the bot did for him
+    assert [s["abandoned"] for s in match["seats"]] == [False, True]
+    assert zombies(server, room_id) == []  # the match is over: no bot plays for anyone now
     deltas = {c["seat"]: c["delta"] for c in match["rating_changes"]}
     assert deltas[1] < 0 < deltas[0]
 
