@@ -222,19 +222,28 @@ def test_rage_quit_counts_as_a_loss_for_the_leaver(fake_clock_server):
     assert deltas[1] < 0 < deltas[0]
 
 
+def rated_match(winner: Api, loser: Api) -> None:
+    """A rated Synomilia match between two players, decided by the loser's resign."""
+    room_id = winner.post("/api/rooms", {"game": "synomilia"}).json()["id"]
+    assert loser.post(f"/api/rooms/{room_id}/join").status_code == 200
+    assert winner.post(f"/api/rooms/{room_id}/start").status_code == 200
+    assert act(loser, room_id, {"platform": "resign"}).status_code == 200
+
+
 def test_the_lobby_makes_a_table_casual_and_the_leaderboard_tells_players_apart(server):
     aya1, aya2 = Api.new_player(server.base_url, "Aya"), Api.new_player(server.base_url, "Aya")
+    ben = Api.new_player(server.base_url, "Ben")
     room_id = aya1.post("/api/rooms", {"game": "synomilia"}).json()["id"]
-    assert aya2.patch(f"/api/rooms/{room_id}", {"rated": False}).json()["error"]["code"] == "not_host"
+    assert ben.patch(f"/api/rooms/{room_id}", {"rated": False}).json()["error"]["code"] == "not_host"
     assert aya1.patch(f"/api/rooms/{room_id}", {"rated": "no"}).status_code == 422
     assert aya1.patch(f"/api/rooms/{room_id}", {"rated": False}).json()["rated"] is False
     assert aya1.patch(f"/api/rooms/{room_id}", {"rated": True}).json()["rated"] is True
-    assert aya2.post(f"/api/rooms/{room_id}/join").status_code == 200
-    assert aya1.post(f"/api/rooms/{room_id}/start").status_code == 200
-    assert act(aya2, room_id, {"platform": "resign"}).status_code == 200
+    # two players both named Aya (each at her own table with Ben): one wins, one loses
+    rated_match(aya1, ben)
+    rated_match(ben, aya2)
     board = httpx.get(f"{server.base_url}/api/games/synomilia/leaderboard").json()["entries"]
-    assert [e["name"] for e in board] == ["Aya", "Aya"]
-    assert board[0]["tag"] != board[1]["tag"] and all(e["tag"].startswith("#") for e in board)
+    ayas = [e for e in board if e["name"] == "Aya"]
+    assert len(ayas) == 2 and ayas[0]["tag"] != ayas[1]["tag"] and all(e["tag"].startswith("#") for e in board)
     loser = next(e for e in board if e["player_id"] == aya2.player_id)
     assert loser["rating"] < 0  # the conservative estimate a new player used to be shown
     assert loser["shown"].endswith("?") and int(loser["shown"][:-1]) > 0  # lichess-style "1400?"
