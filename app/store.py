@@ -218,15 +218,20 @@ def _finish(session: Session, entry: LogEntry, now) -> None:
     connection = session.connection()
     row = connection.execute(_ENDING, {"b_id": entry.match_id}).first()
     if row is None or row.status != "running" or connection.execute(_FINISH_MATCH, {
-            "b_id": entry.match_id, "version": entry.idx + 1, "state": entry.snapshot, "status": entry.status,
+            "b_id": entry.match_id, "version": entry.idx + 1, "state": entry.snapshot, "status": _status(entry),
             "outcome": outcome, "finished_at": now, "ending": outcome.get("ending")}).rowcount != 1:
         raise ApiError(409, "match_over",
                        f"match {entry.match_id} is {row.status if row else 'gone'}; no more actions are taken")
     connection.execute(_FINISH_ROOM, {"b_room_id": row.room_id})
-    finished = FinishedMatch(entry.match_id, row.room_id, row.game, row.seats, entry.status, entry.outcome,
+    finished = FinishedMatch(entry.match_id, row.room_id, row.game, row.seats, _status(entry), entry.outcome,
                              row.started_at, now, row.rated is not False, outcome.get("ending"))
     for hook in finish_hooks:
         hook(session, finished)
+
+
+def _status(entry: LogEntry) -> str:
+    """An outcome that says the match was aborted (by agreement, app/endings) makes it aborted."""
+    return "aborted" if (entry.outcome or {}).get("ending") == "aborted" else entry.status
 
 
 def record_action(session_factory: sessionmaker[Session], match_id: str, idx: int, seat: int,
