@@ -78,7 +78,7 @@ class Bus:
         self._ids = itertools.count()
         self._answers: OrderedDict[str, tuple[float, asyncio.Future]] = OrderedDict()  # id -> (when, reply)
         self._outbox: asyncio.Queue[tuple[str, str, asyncio.Future | None]] = asyncio.Queue()
-        self._pubsub = None
+        self._pubsub: Any = None  # redis's PubSub once started
         self._changed = asyncio.Event()
         self._waiting: dict[str, list[asyncio.Event]] = {}  # channel -> set once Redis confirms it
         self._confirmed: set[str] = set()  # channels Redis has confirmed on the current connection
@@ -188,7 +188,7 @@ class Bus:
 
     def _on_node_message(self, message: dict) -> None:
         if message.get("t") == "reply":
-            future = self._pending.get(message.get("id"))
+            future = self._pending.get(str(message.get("id")))
             if future is not None and not future.done():
                 if "error" in message:
                     future.set_exception(RemoteError(message["error"]))
@@ -201,7 +201,7 @@ class Bus:
 
     async def _answer(self, message: dict) -> None:
         """Handle a request once per id and send its reply (a copy of the request gets it again)."""
-        request_id = message.get("id")
+        request_id = str(message.get("id"))
         now = time.monotonic()
         remembered = self._answers.get(request_id)
         if remembered is None:
@@ -214,14 +214,14 @@ class Bus:
 
     async def _reply(self, message: dict) -> dict:
         reply = {"t": "reply", "id": message["id"]}
-        handler = self._ops.get(message.get("op"))
+        handler = self._ops.get(str(message.get("op")))
         try:
             if handler is None:
                 raise LookupError(f"unknown request {message.get('op')!r}")
             reply["body"] = await handler(message.get("body") or {})
         except Exception as exc:  # the caller gets the error; this process goes on
             as_dict = getattr(exc, "as_dict", None)
-            reply["error"] = dict(as_dict(), status=exc.status) if as_dict else {
+            reply["error"] = dict(as_dict(), status=getattr(exc, "status", 503)) if as_dict else {
                 "code": "remote_failure", "message": str(exc) or type(exc).__name__, "status": 503}
         return reply
 

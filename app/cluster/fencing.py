@@ -10,7 +10,9 @@ them with ``run_sync``)."""
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
+from typing import cast
+
+from sqlalchemy import CursorResult, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -32,8 +34,9 @@ def claim(session: Session, match_id: str, node_id: str) -> int:
 
 def check(session: Session, match_id: str, epoch: int) -> None:
     """Inside a commit's transaction: refuse it unless ``epoch`` is still the match's newest."""
-    held = session.execute(update(MatchOwner).where(MatchOwner.match_id == match_id, MatchOwner.epoch == epoch)
-                           .values(epoch=MatchOwner.epoch)).rowcount
+    held = cast(CursorResult, session.execute(update(MatchOwner).where(MatchOwner.match_id == match_id,
+                                                                        MatchOwner.epoch == epoch)
+                                              .values(epoch=MatchOwner.epoch))).rowcount
     if held != 1:
         raise ApiError(503, "not_owner",
                        f"this server no longer owns match {match_id} (epoch {epoch} was superseded); retry")

@@ -22,6 +22,7 @@ import logging
 import secrets
 import socket
 import time
+from typing import Any, cast
 
 from redis.exceptions import RedisError
 from sqlalchemy import select
@@ -45,6 +46,8 @@ IDLE_SECONDS = 30.0
 
 
 class ClusterHub(Hub):
+    rooms: dict[str, ClusterRoom]  # type: ignore[assignment]  # Hub's, which ClusterHub fills with ClusterRoom
+
     def __init__(self, settings, db, writer, clock):
         super().__init__(settings, db, writer, clock)
         # The node id names the process in logs and in match_owners: host, port, then a random part.
@@ -151,8 +154,8 @@ class ClusterHub(Hub):
         elif not isinstance(live.runner, MirrorMatch):
             await self._mirror(live, info.match_id, info.game, info.num_seats)
 
-    async def refresh(self, room_id: str):
-        live = await super().refresh(room_id)
+    async def refresh(self, room_id: str) -> ClusterRoom:
+        live = cast(ClusterRoom, await super().refresh(room_id))
         live.publish({"t": "room"})
         if room_id in self.owned and live.summary_base.get("status") != "running":
             await self.match_over(room_id)  # aborted here by an admin
@@ -227,14 +230,16 @@ class ClusterHub(Hub):
     async def match_over(self, room_id: str) -> None:
         """The owned match ended: nothing runs any more, any process can show it."""
         match_id = self.owned.pop(room_id, None)
-        self.epochs.pop(match_id, None)
+        if match_id is not None:
+            self.epochs.pop(match_id, None)
         await self.bus.redis.srem(self.bus.key("running"), room_id)
         await self.leases.release(room_id)
 
     async def _step_down(self, room_id: str) -> None:
         """This process's lease is gone (another took the room): stop at once, become a mirror."""
         match_id = self.owned.pop(room_id, None)
-        self.epochs.pop(match_id, None)
+        if match_id is not None:
+            self.epochs.pop(match_id, None)
         live = self.rooms.get(room_id)
         if live is None:
             return
@@ -260,7 +265,7 @@ class ClusterHub(Hub):
                 self.later(self._fetch_views(live))
 
         mirror = MirrorMatch(match_id, game, num_seats, forward, self.settings.resync_window, on_behind=behind)
-        live.attach(mirror)
+        live.attach(mirror)  # type: ignore[arg-type]  # a mirror stands in for the runner: the members a room uses
         for _ in range(5):  # the owner may be a moment from having the match (it is loading it)
             await self._fetch_views(live)
             if mirror.ready or live.runner is not mirror:
@@ -294,6 +299,7 @@ class ClusterHub(Hub):
             raise ApiError(503, "owner_unavailable",
                            "the server running this match cannot be found right now; retry in a moment") from None
         if here:
+            assert live is not None and live.runner is not None, "an owned room runs its match"
             return await live.runner.submit(seat, action, version)
         try:
             body = await self.bus.request(owner, "submit", {"room": room_id, "seat": seat, "action": action,
@@ -329,20 +335,23 @@ class ClusterHub(Hub):
                        "or may not have been applied: resync before acting again")
 
     async def _serve_submit(self, body: dict) -> dict:
-        room_id = body.get("room")
+        room_id = str(body.get("room"))
         live = self.rooms.get(room_id)
         if live is None or room_id not in self.owned or self.leaving:
             raise ApiError(503, "not_owner", "this server does not run that match any more; retry")
         seated = next((s["player_id"] for s in live.summary_base.get("seats", []) if s["seat"] == body.get("seat")), None)
         if seated:
             live.seen(seated)  # an action through another process is a sign of life too
-        version = await live.runner.submit(body.get("seat"), body.get("action"), body.get("version"))
+        if live.runner is None:
+            raise ApiError(503, "not_owner", "this server does not run that match any more; retry")
+        seat: Any = body.get("seat")  # checked by the runner, as from any client
+        version = await live.runner.submit(seat, body.get("action"), body.get("version"))
         return {"version": version}
 
     async def _serve_views(self, body: dict) -> dict:
-        room_id = body.get("room")
+        room_id = str(body.get("room"))
         live = self.rooms.get(room_id)
-        if live is None or room_id not in self.owned:
+        if live is None or room_id not in self.owned or live.runner is None:
             raise ApiError(503, "not_owner", "this server does not run that match")
         runner = live.runner
         texts = {str(seat): runner.current(seat)[1].text for seat in range(runner.num_players)}
@@ -357,7 +366,7 @@ class ClusterHub(Hub):
             return
         kind = message.get("t")
         if kind == "views":
-            self._owners[room_id] = message.get("node")
+            self._owners[room_id] = message["node"]
             if isinstance(live.runner, MirrorMatch):
                 live.runner.receive(message["version"], message["texts"], restart=message.get("restart", False))
                 live.heard_zombies(message.get("zombies", []))

@@ -5,6 +5,8 @@ set in Lua). A lease says who *should* own a room; the fencing token in PostgreS
 
 from __future__ import annotations
 
+from typing import cast
+
 from app.cluster.bus import Bus
 
 # Renew or delete the lease only if this node still holds it.
@@ -39,10 +41,10 @@ class Leases:
         await self._release(keys=[self._key(room_id)], args=[self.bus.node_id])
 
     async def owner(self, room_id: str) -> str | None:
-        return await self.bus.redis.get(self._key(room_id))
+        return cast(str | None, await self.bus.redis.get(self._key(room_id)))  # (decoded)
 
     async def owners(self, room_ids: list[str]) -> dict[str, str | None]:
         if not room_ids:
             return {}
-        values = await self.bus.redis.mget([self._key(r) for r in room_ids])
+        values = cast(list[str | None], await self.bus.redis.mget([self._key(r) for r in room_ids]))
         return dict(zip(room_ids, values))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from typing import Callable
+from typing import Callable, cast
 
 from app.cluster.bus import Bus
 
@@ -86,7 +86,7 @@ class Presence:
 
     def heard(self, room_id: str, message: dict) -> bool:
         """Merge another process's announcement; True when something changed."""
-        node = message.get("node")
+        node = str(message.get("node"))
         if node == self.bus.node_id:
             return False
         counts = Counter({k: v for k, v in (message.get("counts") or {}).items() if v > 0})
@@ -111,14 +111,14 @@ class Presence:
 
     async def alive_nodes(self) -> set[str]:
         now = int(time.time() * 1000)
-        return {node for node, until in (await self.bus.redis.hgetall(self.bus.key("nodes"))).items()
-                if int(until) >= now}
+        nodes = cast(dict[str, str], await self.bus.redis.hgetall(self.bus.key("nodes")))  # (decoded)
+        return {node for node, until in nodes.items() if int(until) >= now}
 
     async def forget_nodes(self) -> set[str]:
         """Stop counting processes whose heartbeat stopped (and count them again once it resumes);
         forget those that left (no heartbeat entry at all). Returns the rooms whose totals changed."""
         now = int(time.time() * 1000)
-        nodes = await self.bus.redis.hgetall(self.bus.key("nodes"))
+        nodes = cast(dict[str, str], await self.bus.redis.hgetall(self.bus.key("nodes")))  # (decoded)
         silent = {node for node, until in nodes.items() if int(until) < now and node != self.bus.node_id}
         flipped = silent ^ self.silent
         self.silent = silent

@@ -21,7 +21,7 @@ from app.protocol.server_messages import ServerMessage, StreamLine
 SCHEMA_FILE = Path(__file__).resolve().parents[2] / "docs" / "protocol.schema.json"
 
 # name in the document -> the union it describes
-UNIONS = {
+UNIONS: dict[str, tuple[Any, str]] = {  # name: (the union of messages, what it is)
     "ClientMessage": (ClientMessage, "a frame a client sends on WS /ws/rooms/{id}"),
     "ServerMessage": (ServerMessage, "a frame the server sends on WS /ws/rooms/{id}"),
     "StreamLine": (StreamLine, "a line of GET /api/rooms/{id}/stream (NDJSON)"),
@@ -32,7 +32,7 @@ def build() -> dict:
     """One document: ``$defs`` holds every message model and the three unions, each a ``oneOf``
     discriminated by ``type``."""
     inputs: list[tuple[str, Literal["validation"], TypeAdapter[Any]]] = [
-        (name, "validation", TypeAdapter[Any](union)) for name, (union, _) in UNIONS.items()]
+        (name, "validation", TypeAdapter(union)) for name, (union, _) in UNIONS.items()]
     refs, schema = TypeAdapter.json_schemas(inputs, ref_template="#/$defs/{model}")
     defs = dict(sorted(schema.get("$defs", {}).items()))
     for name, (_, description) in UNIONS.items():
