@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import timezone
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import ColumnElement, and_, or_, select
 from sqlalchemy.orm import Session
 
 from app.db import Database
@@ -110,7 +110,7 @@ def store_notice(session: Session, room_id: str, player_id: str, seat: int, kind
 def _history(session: Session, room_id: str, channels: list[str], team: tuple[str, str] | None) -> list[dict]:
     """The room's last messages on ``channels``, and on ``team`` = (channel, match id) those of
     that team of that match only."""
-    where = ChatMessage.channel.in_(channels)
+    where: ColumnElement[bool] = ChatMessage.channel.in_(channels)
     if team is not None:
         where = or_(where, and_(ChatMessage.channel == team[0], ChatMessage.match_id == team[1]))
     rows = session.execute(select(ChatMessage, Player.name).join(Player, Player.id == ChatMessage.player_id)
