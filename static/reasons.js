@@ -52,6 +52,7 @@ export function reasonText(reason, lang, nameOf = (seat) => `P${Number(seat) + 1
   for (const [pattern, words] of SENTENCES) {
     text = text.replace(new RegExp(pattern.source, "g"), (...match) => { pieces += 1; return `\u0000${words(match, name)[pick]}\u0000`; });
   }
+  // eslint-disable-next-line no-control-regex -- NUL marks where a sentence was put; no reason holds one
   text = text.replace(/\u0000\s*\u0000/g, lang === "ja" ? "" : " ").replace(/\u0000/g, "");
   return pieces ? text.trim() : reason;
 }

@@ -196,7 +196,7 @@ export class RoomPage {
   renderStatus() {
     if (!this.statusEl) return;
     const m = this.message;
-    let text = "";
+    let text;
     const mine = this.myTurn;
     if (this.offline) text = t(this.restarting ? "restarting" : "reconnecting");
     else if (m) {

@@ -273,7 +273,7 @@ export function render(root, ctx) {
   function describe(e) {
     const P = (s) => who(s);
     const priv = e.private ? t("[private] ", "[非公開] ") : "";
-    let text = null;
+    let text;
     switch (e.kind) {
       case "start": text = t(`Provisional dealer: ${P(e.pd)}.`, `仮親: ${P(e.pd)}。`); break;
       case "pick": text = t(`${P(e.seat)} picks ${charName(e.character)}.`, `${P(e.seat)} は ${charName(e.character)} を選択。`); break;

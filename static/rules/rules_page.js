@@ -8,7 +8,7 @@ let lang = saved || ((navigator.language || "en").toLowerCase().startsWith("ja")
 // the table: ?room= (the room page's Rules link), else the last table of this game this browser
 // opened (the tables' own Rules links carry no room)
 const game = location.pathname.split("/").pop().replace(/\.html$/, "");
-let last = null;
+let last;
 try { last = JSON.parse(localStorage.getItem("asobiba.lastTable") || "null"); } catch { last = null; }
 const room = params.get("room") || (last && last.game === game ? last.room : null);
 const roomOk = typeof room === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(room);
