@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -76,7 +75,7 @@ class Hub:
 
     async def room(self, room_id: str) -> LiveRoom:
         """The live room for ``room_id`` (``ApiError`` 404 if there is none)."""
-        self._used[room_id] = time.monotonic()
+        self._used[room_id] = self.clock.now()
         live = self.rooms.get(room_id)
         if live is not None:
             return live
@@ -135,8 +134,8 @@ class Hub:
         long ago are swept, so a socket between its room lookup and joining keeps its room."""
         idle = self.settings.room_idle_seconds
         while True:
-            await asyncio.sleep(max(idle / 2, 0.05))
-            cutoff = time.monotonic() - idle
+            await self.clock.sleep_until(self.clock.now() + max(idle / 2, 0.05))
+            cutoff = self.clock.now() - idle
             for room_id in [r for r in self.rooms if self._used.get(r, 0) < cutoff]:
                 self.forget_if_idle(room_id)
 

@@ -29,6 +29,9 @@ frontend web
 backend app
     balance roundrobin
     option httpchk GET /api/games
+    # A killed process refuses the check at once (down within 2 × 300 ms); a live one slowed by a
+    # loaded machine gets 2 s to answer, not the 300 ms interval (every process marked down => 503).
+    timeout check 2s
     default-server inter 300ms fall 2 rise 2
 {servers}
 """
