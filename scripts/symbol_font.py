@@ -28,7 +28,7 @@ FAMILY = "Asobiba Symbols"
 def used_symbols() -> list[int]:
     found = set()
     for path in (ROOT / "static").rglob("*"):
-        if path.suffix in {".js", ".html", ".css"}:
+        if path.suffix in {".js", ".html", ".css"} and "vendor" not in path.relative_to(ROOT / "static").parts:
             text = path.read_text(encoding="utf-8")
             text += "".join(chr(int(m, 16)) for m in re.findall(r"\\u([0-9a-fA-F]{4})", text))
             found |= {ord(ch) for ch in text if any(lo <= ord(ch) <= hi for lo, hi in RANGES)}
