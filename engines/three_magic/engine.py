@@ -107,11 +107,11 @@ def awaiting(state: dict) -> frozenset[int]:
 
 
 def state_to_json(state: dict) -> dict:
-    return _copy_state(state)
+    return copy_plain(state)
 
 
 def state_from_json(data_: dict) -> dict:
-    return _copy_state(data_)
+    return copy_plain(data_)
 
 
 # ---------------------------------------------------------------- legal actions
@@ -758,20 +758,6 @@ def _clone(state: dict) -> dict:
     s["pledged"] = list(state["pledged"])
     s["no_ron"] = list(state["no_ron"])
     s["indicators"] = list(state["indicators"])
-    return s
-
-
-def _copy_state(state: dict) -> dict:
-    """Deep copy of a state, fast for the parts that are lists of ints (most of it)."""
-    s = dict(state)
-    for key in ("od", "elements", "pile", "spare", "riichi", "pledged", "no_ron"):
-        s[key] = list(state[key])
-    s["hands"] = [list(h) for h in state["hands"]]
-    s["melds"] = [[list(m) for m in ms] for ms in state["melds"]]
-    s["discards"] = [[list(d) for d in ds] for ds in state["discards"]]
-    s["indicators"] = [list(i) for i in state["indicators"]]
-    for key in ("opts", "call", "log", "last_result"):
-        s[key] = copy_plain(state[key])
     return s
 
 
