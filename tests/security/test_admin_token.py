@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from app.settings import ROOT
-from tests.support.clients import Api
+from tests.support.clients import Api, client_from
 from tests.support.driver import setup_room
 from tests.support.server import ADMIN_TOKEN, ServerProcess, free_port, start_in_thread
 
@@ -72,9 +72,6 @@ def test_the_server_refuses_to_start_with_a_weak_token(tmp_path, variable, value
     with pytest.raises(httpx.HTTPError):
         httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
 
-
-def client_from(address: str, base_url: str) -> httpx.Client:
-    return httpx.Client(base_url=base_url, timeout=10, transport=httpx.HTTPTransport(local_address=address))
 
 
 def test_admin_token_guesses_are_throttled_per_ip(database_url):

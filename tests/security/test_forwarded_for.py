@@ -8,17 +8,14 @@ from __future__ import annotations
 import socket
 import time
 
-import httpx
 import pytest
 
+from tests.support.clients import client_from
 from tests.support.deployed_proxy import DeployedProxy
 from tests.support.server import ServerProcess
 
 PASSWORD = "correct horse battery staple"
 
-
-def client_from(address: str, base_url: str) -> httpx.Client:
-    return httpx.Client(base_url=base_url, timeout=30, transport=httpx.HTTPTransport(local_address=address))
 
 
 @pytest.mark.parametrize("trusted", ["127.0.0.1", "*"])  # the proxy's address here, or any peer

@@ -12,10 +12,8 @@ import httpx
 
 from app.settings import ROOT
 from tests.security.test_headers import InlineScriptFinder
+from tests.support.clients import client_from
 
-
-def client_from(address: str, base_url: str) -> httpx.Client:
-    return httpx.Client(base_url=base_url, timeout=10, transport=httpx.HTTPTransport(local_address=address))
 
 
 def test_hsts_only_over_https_from_the_trusted_proxy(server):

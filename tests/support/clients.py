@@ -11,6 +11,12 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 
+def client_from(address: str, base_url: str) -> httpx.Client:
+    """An HTTP client whose connections come from ``address`` (any of 127.0.0.0/8 works on
+    loopback), so a test can be two clients with two IP addresses."""
+    return httpx.Client(base_url=base_url, timeout=30, transport=httpx.HTTPTransport(local_address=address))
+
+
 class Api:
     def __init__(self, base_url: str, token: str | None = None):
         self.base_url = base_url

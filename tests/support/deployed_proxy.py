@@ -8,12 +8,9 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import time
-
-import httpx
 
 from app.settings import ROOT
-from tests.support.server import free_port
+from tests.support.server import free_port, wait_until_up
 
 HAPROXY = "/usr/sbin/haproxy"
 
@@ -44,15 +41,7 @@ class DeployedProxy:
     def start(self) -> None:
         self.process = subprocess.Popen([HAPROXY, "-db", "-f", str(self.config)],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 20  # until the health check (/readyz, rise 2) has the server UP
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.base_url}/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("HAProxy did not come up")
+        wait_until_up(self.base_url)  # (through HAProxy: once its /readyz check has the server UP)
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
