@@ -85,8 +85,13 @@ export class RoomPage {
     this.ws = ws;
     // Who we are goes in the first frame, never in the URL (proxies and logs keep URLs).
     ws.onopen = () => { ws.send(JSON.stringify({ type: "hello", token: ws.token || null })); this.setOffline(false); };
-    // The back-off resets only once the server speaks: a restarting server accepts and closes at once.
-    ws.onmessage = (event) => { this.retry = 0; this.onMessage(JSON.parse(event.data)); };
+    // The back-off resets only once the server speaks: a restarting server accepts and closes at once,
+    // and a refusal (an error before the close: too many sockets opened) keeps backing off.
+    ws.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type !== "error") this.retry = 0;
+      this.onMessage(message);
+    };
     ws.onclose = (event) => {
       if (ws !== this.ws) return; // replaced on purpose (see reconnectAsPlayer)
       this.pending = null; // its answer is lost with the socket; the views after reconnecting tell
