@@ -105,8 +105,9 @@ export class MatchControls {
         t(teamGame ? "Concede…" : "Resign…", "投了…")));
     }
     if (!(m.platform?.abort_votes || []).length) {
+      const alone = room.seats.every((s) => s.bot || s.zombie || s.seat === me); // nobody else here to agree
       items.push(h("button", { type: "button", id: "abort-propose", onclick: () => page.act({ platform: "abort" }) },
-        t("Propose to abort", "中止を提案")));
+        alone ? t("End the match (no result)", "対戦を終える（結果なし）") : t("Propose to abort", "中止を提案")));
     }
     items.push(h("button", { type: "button", id: "leave-match", class: "quiet", onclick: () => page.roomCall("leave") },
       t("Leave the table (a bot plays for me)", "席を離れる（ボットが代打ち）")));

@@ -170,3 +170,33 @@ def test_a_casual_table_and_a_leaderboard_that_tells_players_apart(server, brows
     aki.set_viewport_size(PHONE)
     aki.screenshot(path="/tmp/leaderboard-phone.png")
     assert errors == []
+
+
+def test_the_last_one_here_claims_the_win_after_the_grace_period(database_url, browser):
+    """Ben closes his tab mid-match; past the grace period (2 s here) a bot plays for him, which
+    Aki's page says, and Aki may claim the win (rated; Ben's abandonment counts as his loss)."""
+    from tests.support.server import start_in_thread
+
+    server = start_in_thread(database_url, zombie_grace_seconds=2)
+    try:
+        aki = browser.new_context(viewport=PHONE).new_page()
+        ben = browser.new_context(viewport=DESKTOP).new_page()
+        errors = watch_errors(aki)
+        invite = create_room(aki, server.base_url, "Aki", "synomilia")
+        join_room(ben, aki, invite, "Ben", 1)
+        start_match(aki)
+        for page in (aki, ben):
+            wait_for_table(page)
+        assert aki.locator("#claim").count() == 0  # Ben is here
+        ben.context.close()
+        aki.locator(".zombie-notice", has_text="A bot plays for Ben until they are back.").wait_for()
+        aki.locator("#chat-log li.notice[data-notice='bot_plays']").wait_for()
+        assert aki.locator("#abort-propose").inner_text() == "End the match (no result)"
+        aki.click("#claim")
+        aki.locator("#outcome[data-ending='claimed']", has_text="Aki claimed the win: every other player was gone.").wait_for()
+        record = httpx.get(f"{server.base_url}/api/matches/{match_id(aki)}").json()
+        assert record["ending"] == "claimed" and record["rated"]
+        assert [s["abandoned"] for s in record["seats"]] == [False, True]
+        assert errors == []
+    finally:
+        server.stop()
