@@ -110,10 +110,14 @@ def decide(table: Table, seat: int, request: dict, seats: Seats) -> dict:
         team = team_of(seat, seats.teams)
         needed = (team & seats.present) - {seat}
         if needed - table.resign_votes:  # a team concedes only when all of its people present agree
+            if seat in table.resign_votes:
+                raise PlatformRefusal(409, "already_voted", "you already proposed to concede; your team decides")
             return {"platform": "vote", "kind": "resign", "seat": seat}
         return _end("resigned", seat, _resigned_outcome(sorted(team), seats))
     if what == "abort":
         if (seats.present - {seat}) - table.abort_votes:
+            if seat in table.abort_votes:  # (nothing new to log: votes are bounded by the seats)
+                raise PlatformRefusal(409, "already_voted", "you already agreed to abort; the others decide")
             return {"platform": "vote", "kind": "abort", "seat": seat}
         return _end("aborted", seat, {"ranks": None, "reason": "aborted by agreement", "ending": "aborted"})
     if what == "decline":

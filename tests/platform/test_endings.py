@@ -87,6 +87,8 @@ def test_abort_needs_everyone_present_and_is_unrated(server, database_url):
         sock.latest_view()
     sockets[0].send({"type": "action", "action": {"platform": "abort"}, "version": 0, "id": 1})
     assert sockets[0].recv_until(lambda m: m["type"] == "ack")["ref"] == 1
+    again = act(aki, room_id, {"platform": "abort"})  # a second yes adds nothing to the log
+    assert again.status_code == 409 and again.json()["error"]["code"] == "already_voted"
     seen = sockets[2].recv_until(lambda m: m["type"] == "view" and m["platform"]["abort_votes"])
     assert seen["platform"]["abort_votes"] == [0] and seen["outcome"] is None
     # a no clears the proposal; it must be proposed again
