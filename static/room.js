@@ -70,7 +70,9 @@ export class RoomPage {
     const rulesLink = h("a", { href: `/static/rules/${this.room.game}.html?room=${this.roomId}`, target: "_blank", id: "rules-link" }, t("rules"));
     this.roomEl = h("section", { class: "room" },
       h("div", { class: "room-head" }, h("h1", {}, this.title), rulesLink, this.statusEl, this.siteParts().cues.element),
-      this.seatsEl, this.tableEl,
+      // the match's notices and proposals above the table, the player's own "end the match"
+      // choices below it: outside #table, so the table's own decisions come first (static/endings.js)
+      this.seatsEl, this.endingParts().element, this.tableEl, this.endingParts().menuElement,
       h("aside", { class: "card chat", "aria-label": t("chat") }, h("h2", {}, t("chat")), this.chatLog, chatForm));
     this.main.replaceChildren(this.roomEl);
     this.renderRoom();
@@ -276,7 +278,7 @@ export class RoomPage {
     if (this.tableModule) {
       try { this.tableModule.render(root, ctx); } catch (err) { console.error(err); genericTable(root, ctx); }
     } else genericTable(root, ctx);
-    const parts = [this.endingParts().element, root, this.endingParts().menuElement];
+    const parts = [root];
     if (m.outcome) {
       const { rematch, endNext } = this.siteParts();
       parts.unshift(endPanel(m.outcome, { me: m.seat, nameOf: (s) => this.nameOf(s), actions: [rematch.element, endNext],
