@@ -9,10 +9,10 @@ A policy is ``choose(view: dict, legal: list[dict], rng: random.Random) -> dict`
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import random
 from typing import Callable
+
+from engines.bots import easy
 
 Policy = Callable[[dict, list[dict], random.Random], dict]
 
@@ -28,13 +28,11 @@ def random_policy(view: dict, legal: list[dict], rng: random.Random) -> dict:
 def get(game_id: str, level: str = DEFAULT_LEVEL) -> Policy:
     """The ``level`` bot policy for ``game_id``; ``ValueError`` for a game without bots or an
     unknown level."""
-    module_path = f"engines.bots.{game_id}"
-    if not isinstance(game_id, str) or not game_id.isidentifier() or importlib.util.find_spec(module_path) is None:
-        raise ValueError(f"no bot for game {game_id!r}")
+    choose = easy.policy(game_id)  # (ValueError for a game without bots)
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
     if level == "strong":
         from engines.bots import search
 
         return search.policy(game_id)
-    return importlib.import_module(module_path).choose
+    return choose

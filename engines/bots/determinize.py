@@ -21,6 +21,8 @@ import random
 from collections import Counter
 from typing import Any
 
+from engines.bots.easy import policy as easy_policy
+
 
 def determinize(game_id: str, view: dict, rng: random.Random):
     builder = _BUILDERS.get(game_id)
@@ -62,10 +64,8 @@ def _options(game_id: str, **shown) -> dict:
 
 def _fill_hidden_choice(engine, state, seat: int, rng: random.Random):
     """A seat whose hidden choice is pending in the view: let the easy bot make it here."""
-    from engines.bots import get
-
     legal = engine.legal_actions(state, seat)
-    return engine.apply(state, seat, get(engine.id)(engine.view(state, seat), legal, rng))
+    return engine.apply(state, seat, easy_policy(engine.id)(engine.view(state, seat), legal, rng))
 
 
 # ---------------------------------------------------------------- Synomilia

@@ -36,6 +36,7 @@ from functools import partial
 
 import engines
 from engines.bots import determinize as worlds
+from engines.bots.easy import policy as easy_policy
 from engines.protocol import SYSTEM
 
 CONFIDENCE = 1.5  # standard errors by which a move's gain over the easy move must clear zero
@@ -62,9 +63,7 @@ def policy(game_id: str, budget: Budget = SERVER_BUDGET):
 
 
 def choose(game_id: str, view: dict, legal: list[dict], rng: random.Random, budget: Budget = SERVER_BUDGET) -> dict:
-    from engines.bots import get
-
-    easy = get(game_id)
+    easy = easy_policy(game_id)
     if len(legal) == 1:
         return legal[0]
     easy_choice = easy(view, legal, random.Random(rng.random()))
@@ -185,9 +184,7 @@ def _three_magic_shortlist(view: dict, legal: list[dict]) -> list[dict]:
 
 def _rollout(game_id: str, engine, start, state, seat: int, rng: random.Random) -> float:
     """Play on with the easy bot in every seat; the end's value for ``seat`` (0..1)."""
-    from engines.bots import get
-
-    easy = get(game_id)
+    easy = easy_policy(game_id)
     horizon = _HORIZONS.get(game_id)
     for _ in range(MAX_ROLLOUT_STEPS):
         awaited = engine.awaiting(state)
