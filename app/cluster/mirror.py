@@ -93,15 +93,21 @@ class MirrorMatch:
     def message(self, seat: int | None, state=None, version: int | None = None) -> dict:
         return self.current(seat)[0]
 
-    def missed_messages(self, seat: int | None, since: int) -> list[dict] | None:
-        """Views after ``since`` if every one of them is kept here, else None (full resync)."""
+    def missed_views(self, seat: int | None, since: int) -> list[Encoded] | None:
+        """Views after ``since`` if every one of them is kept here, else None (full resync): the
+        owner's texts as they came, never decoded or encoded again."""
         if since >= self.version and self.on_behind is not None:
             self.on_behind()
         kept = [texts for version, texts in self.history if version > since]
         first = self.version - len(kept) + 1
         if since > self.version or not kept or first != since + 1:
             return None
-        return [json_codec.loads(texts[seat_key(seat)]) for texts in kept]
+        return [Encoded(text=texts[seat_key(seat)]) for texts in kept]
+
+    def missed_messages(self, seat: int | None, since: int) -> list[dict] | None:
+        """``missed_views`` decoded (what a reader of the messages sees)."""
+        views = self.missed_views(seat, since)
+        return None if views is None else [json_codec.loads(view.text) for view in views]
 
     async def submit(self, seat: int, action, version: int | None) -> int:
         return await self.forward(seat, action, version)

@@ -2,7 +2,8 @@
 the database on demand and at start-up (a running match resumes from its latest snapshot plus
 the actions after it, its timers restarted), and serializes REST changes per room.
 
-Imports go one way: hub -> room -> runner -> writer/store. Every database call runs off the
+Imports go one way: hub -> room -> match (the ``Match`` protocol); hub -> runner -> timers, views
+-> store. Every database call runs off the
 event loop (``Database.run``); the action log goes through the group-committing ``ActionWriter``."""
 
 from __future__ import annotations

@@ -12,9 +12,8 @@ import asyncio
 from collections import Counter
 from typing import Protocol
 
+from app.live.match import Match
 from app.live.wire import Encoded
-
-from app.live.runner import MatchRunner
 from app.live.zombies import AbsenceWatch
 from app.store import RoomInfo
 
@@ -35,7 +34,7 @@ class LiveRoom:
         self.invite_base = invite_base
         self.push_interval = push_interval
         self.connections: set[Subscriber] = set()
-        self.runner: MatchRunner | None = None
+        self.runner: Match | None = None
         self.summary_base: dict = {}
         self.seat_by_player: dict[str, int] = {}
         self.bot_seats: set[int] = set()
@@ -66,14 +65,14 @@ class LiveRoom:
             self._configure(self.runner)
         self.check_presence()
 
-    def attach(self, runner: MatchRunner) -> None:
+    def attach(self, runner: Match) -> None:
         """Take ``runner`` as this room's match and listen to it."""
         self.runner = runner
         runner.listener = self
         self._configure(runner)
         self.check_presence()
 
-    def _configure(self, runner: MatchRunner) -> None:
+    def _configure(self, runner: Match) -> None:
         runner.bot_seats = set(self.bot_seats) | self.zombie_seats()
         runner.zombie_seats = self.zombie_seats()
         runner.bot_levels = dict(self.bot_levels)
@@ -194,10 +193,10 @@ class LiveRoom:
 
     # --- the runner's events -------------------------------------------------------------------
 
-    def on_advanced(self, runner: MatchRunner) -> None:
+    def on_advanced(self, runner: Match) -> None:
         self.push_views()
 
-    def on_finished(self, runner: MatchRunner) -> None:
+    def on_finished(self, runner: Match) -> None:
         self.summary_base["status"] = "finished"
         self.check_presence()
         self.push_room(now=True)

@@ -12,7 +12,6 @@ from app.errors import ApiError
 from app.limits.sockets import SocketGuard
 from app.live.connection import Connection
 from app.live.room import LiveRoom
-from app.live.wire import Encoded
 from app.protocol import client_messages as msg
 from app.rematch.confirm import confirm as confirm_rematch
 from app.schemas import json_problem
@@ -80,19 +79,16 @@ def send_views(live: LiveRoom, connection: Connection, since: int | None) -> Non
     """A reconnecting client gets the views it missed, or one full view marked ``resync`` when
     it is further behind than the views kept (``RESYNC_WINDOW``). A match's runner gives the missed
     views already encoded (each seat's view of a version is encoded once, however many sockets
-    resync); a cluster's mirror gives them as messages."""
+    resync; a cluster's mirror has the owner's texts)."""
     runner = live.runner
     if runner is None:
         return
     seat = live.seat_of(connection.player_id)
     try:
-        missed = runner.missed_messages(seat, since) if since is not None else None
+        missed = runner.missed_views(seat, since) if since is not None else None
         if missed is not None:
             for view in missed:
-                if isinstance(view, Encoded):
-                    connection.send_frame(view)
-                else:
-                    connection.send(view)
+                connection.send_frame(view)
         elif since is None or since != runner.version:
             connection.send(dict(runner.current(seat)[0], resync=since is not None))
         else:

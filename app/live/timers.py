@@ -1,0 +1,211 @@
+"""The steps of a match nobody types, for one runner: SYSTEM steps after their delay, bots
+thinking, and the seats' clocks (a timeout action when one runs out).
+
+Composed by ``MatchRunner``: the runner calls ``reschedule`` after each committed version and
+``deadlines_after`` when the awaited seats change; the timers submit through the runner's own
+apply path (``submit``), so an automatic step is checked, committed and pushed like any action."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from typing import Any, Protocol
+
+from app.errors import ApiError
+from app.observability import metrics
+from engines.protocol import SYSTEM
+
+log = logging.getLogger("asobiba.runner")
+
+# Refusals an automatic step expects (the match moved on meanwhile): not worth a warning.
+EXPECTED_REFUSALS = ("stale_version", "match_over", "not_your_turn", "shutting_down")
+
+
+def step_delay(engine, state) -> float:
+    """How long the SYSTEM step the state awaits waits (a delayed reveal), in seconds."""
+    return float(engine.delay(state))
+
+
+# Automatic steps applied with the action that made them due at once (a bound, not a rule: no
+# game chains more than a couple).
+MAX_IMMEDIATE_STEPS = 16
+
+
+def immediate_steps(engine, state, match_id: str) -> list[tuple[int, dict, object]]:
+    """The SYSTEM steps due at once after ``state`` (no delay: a reveal with ``reveal_delay``
+    0), applied now with the action that made them due and committed in its transaction, so
+    they cost no timer task, lock or commit of their own. Each still has its own version in
+    the log and its own views. A step the engine refuses is left to the timer path."""
+    steps: list[tuple[int, dict, Any]] = []
+    while (len(steps) < MAX_IMMEDIATE_STEPS and SYSTEM in engine.awaiting(state)
+           and step_delay(engine, state) <= 0):
+        try:
+            step = engine.legal_actions(state, SYSTEM)[0]
+            state = engine.apply(state, SYSTEM, step)
+        except Exception:
+            log.exception("engine %s failed on an automatic step in match %s", engine.id, match_id)
+            break
+        steps.append((SYSTEM, step, state))
+    return steps
+
+
+class Timed(Protocol):
+    """What the timers read of their runner (``MatchRunner``)."""
+
+    match_id: str
+    engine: object
+    seed: int
+    state: object
+    version: int
+    awaited: frozenset[int]
+    bot_seats: set[int]
+    bot_think_seconds: float
+    bot_threads: object
+    closing: bool
+
+    def bot_policy(self, seat: int): ...
+    async def submit(self, seat: int, action, version: int | None) -> int: ...
+
+
+class MatchTimers:
+    def __init__(self, runner: Timed, clock):
+        self.runner = runner
+        self.clock = clock
+        self.deadlines: dict[int, float] = {}  # seat -> when its clock runs out (clock time)
+        self._tasks: list[asyncio.Task] = []  # this version's automatic steps and bot moves
+        # One task for every seat's clock, kept across versions: it sleeps until the earliest
+        # deadline it was armed for and, woken early by a deadline that moved, arms itself again
+        # (so a move costs no timer task per awaited seat).
+        self._clock_task: asyncio.Task | None = None
+        self._clock_due: float | None = None
+
+    # --- this version's steps ------------------------------------------------------------------
+
+    def reschedule(self) -> None:
+        """Cancel this version's pending steps and start the ones the current state calls for."""
+        runner = self.runner
+        for task in self._tasks:
+            task.cancel()
+        self._tasks = []
+        awaited = runner.awaited
+        if SYSTEM in awaited:
+            delay = step_delay(runner.engine, runner.state)
+            action = runner.engine.legal_actions(runner.state, SYSTEM)[0]
+            self._start(self._at(self.clock.now() + delay, SYSTEM, action, runner.version))
+        else:
+            for seat in sorted(awaited):
+                if seat in runner.bot_seats:
+                    self._start(self._bot_move(seat, runner.version, self.clock.now() + runner.bot_think_seconds))
+        self._arm_clock()
+
+    def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        self._tasks = []
+        self._cancel_clock()
+
+    def _start(self, coroutine) -> None:
+        self._tasks.append(asyncio.create_task(coroutine))
+
+    async def _at(self, when: float, seat: int, action: dict, version: int) -> None:
+        await self.clock.sleep_until(when)
+        await self._submit_quietly(seat, action, version)
+
+    async def _bot_move(self, seat: int, version: int, when: float) -> None:
+        runner = self.runner
+        await self.clock.sleep_until(when)
+        if version != runner.version:
+            return
+        view = runner.engine.view(runner.state, seat)
+        legal = runner.engine.legal_actions(runner.state, seat)
+        if not legal:
+            return
+        policy = runner.bot_policy(seat)
+        rng = random.Random(f"{runner.seed}:{version}:{seat}")
+        # off the event loop: a strong bot thinks for up to 0.4 s
+        started = time.perf_counter()
+        try:
+            action = (await asyncio.get_running_loop().run_in_executor(runner.bot_threads, policy, view, legal, rng)
+                      if policy else rng.choice(legal))
+        except Exception:  # a failing bot must not leave its table waiting forever
+            log.exception("the %s bot failed in match %s; it plays a random legal move", runner.engine.id,
+                          runner.match_id)
+            action = rng.choice(legal)
+        metrics.bot_thought(runner.engine.id, time.perf_counter() - started)
+        await self._submit_quietly(seat, action, version)
+
+    async def _submit_quietly(self, seat: int, action: dict, version: int) -> None:
+        try:
+            await self.runner.submit(seat, action, version)
+        except ApiError as exc:
+            if exc.code not in EXPECTED_REFUSALS:
+                log.warning("automatic action for seat %s refused in match %s: %s", seat, self.runner.match_id,
+                            exc.message)
+        except Exception:
+            log.exception("automatic action failed in match %s", self.runner.match_id)
+
+    # --- clocks --------------------------------------------------------------------------------
+
+    def _next_deadline(self, skip: int | None = None) -> float | None:
+        """The earliest deadline of a seat whose clock runs now (awaited, not played by a bot)."""
+        awaited = self.runner.awaited
+        if SYSTEM in awaited:
+            return None
+        return min((when for seat, when in self.deadlines.items()
+                    if seat in awaited and seat not in self.runner.bot_seats and seat != skip), default=None)
+
+    def _arm_clock(self, skip: int | None = None) -> None:
+        due = self._next_deadline(skip)
+        if due is None:
+            self._cancel_clock()
+        elif self._clock_task is None or self._clock_due is None or due < self._clock_due:
+            self._cancel_clock()
+            self._clock_due = due
+            self._clock_task = asyncio.create_task(self._clock(due))
+        # else: the clock task wakes at its earlier time, finds nothing due and arms again
+
+    def _cancel_clock(self) -> None:
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+        self._clock_task = self._clock_due = None
+
+    async def _clock(self, when: float) -> None:
+        """At ``when``: the first seat whose clock ran out gets its timeout action, worked out only
+        now (most clocks never run out), as that seat if legal, else as SYSTEM. Its version
+        then re-arms the clock for the next deadline (a second seat out at the same time acts next)."""
+        runner = self.runner
+        await self.clock.sleep_until(when)
+        self._clock_task = self._clock_due = None
+        now = self.clock.now()
+        awaited = runner.awaited
+        due = sorted((deadline, seat) for seat, deadline in self.deadlines.items()
+                     if deadline <= now and seat in awaited and seat not in runner.bot_seats and SYSTEM not in awaited)
+        seat = due[0][1] if due else None
+        if seat is not None:
+            action = runner.engine.on_timeout(runner.state, seat)
+            actor = seat if action in runner.engine.legal_actions(runner.state, seat) else SYSTEM
+            await self._submit_quietly(actor, action, runner.version)
+        if self._clock_task is None and not runner.closing:  # nothing was due, or the timeout was refused:
+            self._arm_clock(skip=seat)                        # not tried again
+
+    def update_deadlines(self, awaited_before: frozenset, actor: int) -> None:
+        """A seat's clock starts when it becomes awaited (or is awaited again right after acting)."""
+        runner = self.runner
+        now = self.clock.now()
+        deadlines = {}
+        for seat in runner.awaited:
+            if seat < 0:
+                continue
+            seconds = runner.engine.clock_seconds(runner.state, seat)
+            if not seconds:
+                continue
+            fresh = seat not in awaited_before or seat == actor or seat not in self.deadlines
+            deadlines[seat] = now + seconds if fresh else self.deadlines[seat]
+        self.deadlines = deadlines
+
+    def start_clocks(self) -> None:
+        """Clocks for the current state as if every awaited seat just became awaited (start, resume)."""
+        self.deadlines = {}
+        self.update_deadlines(frozenset(), SYSTEM)

@@ -1,0 +1,108 @@
+"""What a running match shows each seat: the ``view`` message of a version, computed for one seat
+(None = spectators) and encoded once per version and seat, and the versions kept for clients
+that reconnect (``resync_window``). Composed by ``MatchRunner``, which tells it of each version."""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from typing import Protocol
+
+from app.endings import actions as platform
+from app.live.wire import Encoded
+
+
+class Shown(Protocol):
+    """What the views read of their runner (``MatchRunner``)."""
+
+    match_id: str
+    engine: object
+    state: object
+    version: int
+    awaited: frozenset[int]
+    deadlines: dict[int, float]
+    table: platform.Table
+
+
+class MatchViews:
+    def __init__(self, runner: Shown, resync_window: int):
+        self.runner = runner
+        # (version, state, platform table) of the versions kept for reconnects
+        self.history: deque[tuple[int, object, platform.Table]] = deque([(runner.version, runner.state, runner.table)],
+                                                                        maxlen=resync_window + 1)
+        # Past versions' views per seat, made the first time a reconnect asks for one and kept while
+        # their version is in ``history``, so a flood of reconnects is sent frames already made, not
+        # views computed again. (Not every view pushed at the time: keeping those for every room
+        # would cost memory for the few rooms where someone reconnects.)
+        self._past: dict[int, dict[int | None, Encoded]] = {}
+        # The current version's message per seat (None = spectators), as a dict and encoded once.
+        self._current: dict[int | None, tuple[dict, Encoded]] = {}
+        # How many messages were encoded, per seat (None = spectators): once per version at most.
+        self.encodes: Counter[int | None] = Counter()
+
+    def advanced(self, version: int, state, table: platform.Table) -> None:
+        """A new version is current (kept for reconnects; every seat's message is made anew)."""
+        self.history.append((version, state, table))
+        self._current = {}
+
+    def forget_current(self) -> None:
+        """The current version's messages are out of date (its clocks were restarted)."""
+        self._current = {}
+
+    def message(self, seat: int | None, state=None, version: int | None = None,
+                table: platform.Table | None = None) -> dict:
+        """The ``view`` message for one seat (None = spectator), computed for that seat only.
+        ``table``: the platform's open votes and ending at that version (app/endings)."""
+        runner = self.runner
+        engine = runner.engine
+        current = state is None
+        state = runner.state if current else state
+        table = runner.table if current else (table or platform.Table())
+        version = runner.version if version is None else version
+        if current:
+            awaiting = sorted(runner.awaited)
+        else:
+            awaiting = [] if table.ended is not None else sorted(engine.awaiting(state))
+        legal = engine.legal_actions(state, seat) if seat is not None and seat in awaiting else []
+        view = engine.view(state, seat)
+        deadlines = runner.deadlines if current and table.ended is None else {}
+        return {
+            "type": "view", "version": version, "seat": seat, "match_id": runner.match_id,
+            "view": view, "awaiting": awaiting, "legal_actions": legal,
+            "deadlines": {str(s): int(t * 1000) for s, t in deadlines.items()},
+            "outcome": platform.outcome(engine, state, table),
+            "platform": table.as_view(seat, view.get("teams") if isinstance(view, dict) else None),
+        }
+
+    def current(self, seat: int | None) -> tuple[dict, Encoded]:
+        """This version's message for ``seat``, encoded: computed and encoded once per version and
+        seat, then shared by every socket of that seat (and every spectator)."""
+        cached = self._current.get(seat)
+        if cached is None:
+            message = self.message(seat)
+            cached = self._current[seat] = (message, Encoded.of(message))
+            self.encodes[seat] += 1
+        return cached
+
+    def missed(self, seat: int | None, since: int) -> list[Encoded] | None:
+        """The encoded views of the versions after ``since``, or None when they are no longer kept
+        (the caller sends one full view instead). Each seat's view of a past version is computed
+        and encoded at most once, by the first reconnect that misses it, so a flood of reconnects
+        costs frame writes, not view computations."""
+        kept = [entry for entry in self.history if entry[0] > since]
+        if since > self.runner.version or not kept or kept[0][0] != since + 1:
+            return None
+        oldest = self.history[0][0]
+        for gone in [v for v in self._past if v < oldest]:  # left the window
+            del self._past[gone]
+        views = []
+        for version, state, table in kept:
+            if version == self.runner.version:
+                views.append(self.current(seat)[1])
+                continue
+            by_seat = self._past.setdefault(version, {})
+            encoded = by_seat.get(seat)
+            if encoded is None:
+                encoded = by_seat[seat] = Encoded.of(self.message(seat, state, version, table))
+                self.encodes[seat] += 1
+            views.append(encoded)
+        return views
