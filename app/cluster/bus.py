@@ -20,49 +20,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 import secrets
-import time
-from collections import OrderedDict
 from typing import Any, Awaitable, Callable
 
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
 from app import json_codec
+from app.cluster.outbox import Outbox
+from app.cluster.requests import RemoteError, RequestHandler, Requests, Unanswered, Unreachable
+
+__all__ = ["Bus", "RemoteError", "Unanswered", "Unreachable"]
 
 log = logging.getLogger("asobiba.cluster")
 
-# Answered requests are remembered to answer a copy of one: a copy arrives within the client
-# library's reconnect retries (a few seconds). Most replies are a version number; the count bounds
-# the memory on a busy process.
-REMEMBERED_SECONDS = 30.0
-REMEMBERED_ANSWERS = 16384
 # Each process hears its own probe on its own channel every PROBE_SECONDS; when none came back for
 # PROBE_TIMEOUT seconds, its subscriptions are made again from scratch.
 PROBE_SECONDS = 1.0
 PROBE_TIMEOUT = 5.0
 
 Handler = Callable[[dict], None]
-RequestHandler = Callable[[dict], Awaitable[Any]]
-
-
-class Unreachable(Exception):
-    """No process answered: the addressee is gone, or Redis is."""
-
-
-class Unanswered(Unreachable):
-    """The request reached the addressee but no answer came back (it died, or Redis did, in
-    between): what it did with the request is unknown."""
-
-
-class RemoteError(Exception):
-    """The addressee answered with an error (``payload`` is what it sent)."""
-
-    def __init__(self, payload: dict):
-        super().__init__(payload.get("message", "remote error"))
-        self.payload = payload
 
 
 class Bus:
@@ -73,18 +51,14 @@ class Bus:
                                           socket_timeout=5, health_check_interval=5)
         self._url = url
         self._handlers: dict[str, Handler] = {}
-        self._ops: dict[str, RequestHandler] = {}
-        self._pending: dict[str, asyncio.Future] = {}
-        self._ids = itertools.count()
-        self._answers: OrderedDict[str, tuple[float, asyncio.Future]] = OrderedDict()  # id -> (when, reply)
-        self._outbox: asyncio.Queue[tuple[str, str, asyncio.Future | None]] = asyncio.Queue()
+        self.requests = Requests(self)
+        self.outbox = Outbox(self.redis)
         self._pubsub: Any = None  # redis's PubSub once started
         self._changed = asyncio.Event()
         self._waiting: dict[str, list[asyncio.Event]] = {}  # channel -> set once Redis confirms it
         self._confirmed: set[str] = set()  # channels Redis has confirmed on the current connection
         self._tasks: list[asyncio.Task] = []
         self.on_reconnect: list[Callable[[], Awaitable[None]]] = []
-        self.published = 0  # messages published since start (benchmarks read it)
         self._heard = 0.0  # when this process last heard its own probe (loop time)
         self._deaf = asyncio.Event()  # set by the probe: the listener subscribes again
 
@@ -103,7 +77,7 @@ class Bus:
         self.subscribe(self.node_channel(self.node_id), self._on_node_message)
         self._pubsub = await self._subscribed_pubsub()
         self._heard = asyncio.get_running_loop().time()
-        self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._publish_loop()),
+        self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self.outbox.run()),
                        asyncio.create_task(self._probe_loop())]
 
     def stop(self) -> None:
@@ -121,9 +95,7 @@ class Bus:
                 await self._pubsub.aclose()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
-        for future in self._pending.values():
-            if not future.done():
-                future.set_exception(Unreachable("the bus is closed"))
+        self.requests.close()
 
     # --- channels ----------------------------------------------------------------------------
 
@@ -151,79 +123,34 @@ class Bus:
 
     def publish(self, channel: str, message: dict) -> None:
         """Queue ``message`` for ``channel``; messages leave in the order they were queued."""
-        self._outbox.put_nowait((channel, json_codec.dumps_text(message), None))
+        self.outbox.put(channel, json_codec.dumps_text(message))
 
     async def publish_now(self, channel: str, message: dict) -> int:
         """Publish after everything queued before it; returns how many subscribers received it."""
-        done = asyncio.get_running_loop().create_future()
-        self._outbox.put_nowait((channel, json_codec.dumps_text(message), done))
-        return await done
+        return await self.outbox.put_and_wait(channel, json_codec.dumps_text(message))
 
-    # --- request / reply ---------------------------------------------------------------------
+    @property
+    def published(self) -> int:
+        """Messages published since start (benchmarks read it)."""
+        return self.outbox.published
+
+    # --- request / reply (app/cluster/requests.py) -------------------------------------------
 
     def serve(self, op: str, handler: RequestHandler) -> None:
         """Answer requests ``op`` sent to this node; ``handler(body)`` returns the reply body or
         raises; an exception with ``as_dict()`` (``ApiError``) is sent back as it is."""
-        self._ops[op] = handler
+        self.requests.serve(op, handler)
 
     async def request(self, node_id: str, op: str, body: dict, timeout: float = 5.0) -> Any:
-        request_id = f"{self.node_id}.{next(self._ids)}"
-        future = asyncio.get_running_loop().create_future()
-        self._pending[request_id] = future
-        try:
-            receivers = await self.publish_now(self.node_channel(node_id), {  # Unanswered if Redis broke
-                "t": "request", "id": request_id, "from": self.node_id, "op": op, "body": body})
-            if not receivers:
-                raise Unreachable(f"process {node_id} is not listening")
-            try:
-                return await asyncio.wait_for(future, timeout)
-            except Unanswered:
-                raise
-            except Unreachable as exc:  # the reply was lost with Redis
-                raise Unanswered(f"process {node_id} got {op} but its answer was lost: {exc}") from None
-        except asyncio.TimeoutError:
-            raise Unanswered(f"process {node_id} did not answer {op} within {timeout} s") from None
-        finally:
-            self._pending.pop(request_id, None)
+        """Send ``body`` to process ``node_id``'s ``op`` and wait for its reply body (``RemoteError``
+        when it answered with an error, ``Unreachable``/``Unanswered`` when nobody answered)."""
+        return await self.requests.request(node_id, op, body, timeout)
 
     def _on_node_message(self, message: dict) -> None:
-        if message.get("t") == "reply":
-            future = self._pending.get(str(message.get("id")))
-            if future is not None and not future.done():
-                if "error" in message:
-                    future.set_exception(RemoteError(message["error"]))
-                else:
-                    future.set_result(message.get("body"))
-        elif message.get("t") == "request":
-            asyncio.create_task(self._answer(message))
-        elif message.get("t") == "probe":
+        if message.get("t") == "probe":
             self._heard = asyncio.get_running_loop().time()
-
-    async def _answer(self, message: dict) -> None:
-        """Handle a request once per id and send its reply (a copy of the request gets it again)."""
-        request_id = str(message.get("id"))
-        now = time.monotonic()
-        remembered = self._answers.get(request_id)
-        if remembered is None:
-            remembered = self._answers[request_id] = (now, asyncio.ensure_future(self._reply(message)))
-            while self._answers and (len(self._answers) > REMEMBERED_ANSWERS
-                                     or next(iter(self._answers.values()))[0] < now - REMEMBERED_SECONDS):
-                self._answers.popitem(last=False)
-        reply = await asyncio.shield(remembered[1])
-        self.publish(self.node_channel(message["from"]), reply)
-
-    async def _reply(self, message: dict) -> dict:
-        reply = {"t": "reply", "id": message["id"]}
-        handler = self._ops.get(str(message.get("op")))
-        try:
-            if handler is None:
-                raise LookupError(f"unknown request {message.get('op')!r}")
-            reply["body"] = await handler(message.get("body") or {})
-        except Exception as exc:  # the caller gets the error; this process goes on
-            as_dict = getattr(exc, "as_dict", None)
-            reply["error"] = dict(as_dict(), status=getattr(exc, "status", 503)) if as_dict else {
-                "code": "remote_failure", "message": str(exc) or type(exc).__name__, "status": 503}
-        return reply
+        else:
+            self.requests.on_message(message)
 
     # --- loops -------------------------------------------------------------------------------
 
@@ -309,29 +236,3 @@ class Bus:
                 await self.publish_now(self.node_channel(self.node_id), {"t": "probe"})
             except Unreachable:  # Redis is down: the listener notices by itself
                 pass
-
-    async def _publish_loop(self) -> None:
-        """Everything queued goes out in one pipeline per round (in order): one round trip for a
-        burst of messages instead of one each."""
-        while True:
-            batch = [await self._outbox.get()]
-            while not self._outbox.empty() and len(batch) < 256:
-                batch.append(self._outbox.get_nowait())
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, text, _ in batch:
-                        pipe.publish(channel, text)
-                    results = await pipe.execute()
-                self.published += len(batch)
-            except (RedisError, OSError) as exc:
-                # Fan-out is best effort while Redis is down: subscribers resync when it is back;
-                # a request's caller learns that its message was lost.
-                log.warning("publishing %d message(s) failed (%s)", len(batch), exc)
-                for _, _, done in batch:
-                    if done is not None and not done.done():
-                        # (the PUBLISH may have reached Redis before the connection broke)
-                        done.set_exception(Unanswered(f"Redis is unreachable: {exc}"))
-                continue
-            for (_, _, done), receivers in zip(batch, results):
-                if done is not None and not done.done():
-                    done.set_result(receivers)

@@ -14,20 +14,17 @@ from typing import Awaitable, Callable
 
 import engines
 from app import json_codec
+from app.cluster.messages import seat_key
 from app.errors import ApiError
 from app.live.wire import Encoded
-
-SPECTATOR = "-"  # the key of the spectators' view in a published views message
-
-
-def seat_key(seat: int | None) -> str:
-    return SPECTATOR if seat is None else str(seat)
-
 
 Forward = Callable[[int, object, "int | None"], Awaitable[int]]
 
 
 class MirrorMatch:
+    """A ``Match`` (app/live/match.py) that runs in another process: it composes the owner's
+    views and a way to forward actions to the owner."""
+
     def __init__(self, match_id: str, game: str, num_players: int, forward: Forward, resync_window: int = 64,
                  on_behind: Callable[[], None] | None = None):
         self.match_id = match_id
@@ -41,8 +38,11 @@ class MirrorMatch:
         self.version = -1  # nothing received yet
         self.listener = None
         self.bot_seats: set[int] = set()
+        self.bot_levels: dict[int, str] = {}
+        self.zombie_seats: set[int] = set()
         self.bot_think_seconds = 0.0
         self.lock = asyncio.Lock()
+        self.closing = False
         self.deadlines: dict = {}
         self._texts: dict[str, str] = {}
         self._decoded: dict[str, tuple[dict, Encoded]] = {}

@@ -1,28 +1,28 @@
 """A live room in a cluster: the same room, with its presence counted over every process and its
 pushes shared through the room's Redis channel.
 
-The process that owns the room publishes each new version's views (every seat's, encoded once)
-after the commit; every process, the owner included, delivers to its own sockets only, each
-socket its own seat's text. Chat and other room-wide messages are published too, and joins and
-leaves (of sockets and NDJSON streams alike) are announced so every process's summary counts
-everyone's."""
+The process that owns the room's match publishes each new version's views (``ownership``);
+every process, the owner included, delivers to its own sockets only, each socket its own seat's
+text. Chat and other room-wide messages are published too, and joins and leaves (of sockets and
+NDJSON streams alike) are announced so every process's summary counts everyone's. The room does
+not know whether its match runs here or is mirrored: it pushes what the match gives it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Callable
 
-from app.cluster.mirror import SPECTATOR, MirrorMatch, seat_key
+from app.cluster.bus import Bus
+from app.cluster.presence import Presence
 from app.live.room import LiveRoom
-
-if TYPE_CHECKING:
-    from app.cluster.hub import ClusterHub
 
 
 class ClusterRoom(LiveRoom):
-    def __init__(self, hub: "ClusterHub", room_id: str, *args, **kwargs):
+    def __init__(self, bus: Bus, presence: Presence, later: Callable, room_id: str, *args, **kwargs):
         super().__init__(room_id, *args, **kwargs)
-        self.hub = hub
-        self.channel = hub.bus.key("room", room_id)
+        self.bus = bus
+        self.presence = presence
+        self.later = later  # runs a coroutine in the background (``Background.later``)
+        self.channel = bus.key("room", room_id)
         self.connections = _Announced(self)
         self.remote_zombies: set[int] = set()  # the owner's zombie seats, as it last said (not owner)
 
@@ -46,41 +46,21 @@ class ClusterRoom(LiveRoom):
     # --- presence over processes ---------------------------------------------------------------
 
     def connection_counts(self):
-        return self.hub.presence.connected(self.id)
+        return self.presence.connected(self.id)
 
     def _announce(self, player_id: str | None, delta: int) -> None:
-        self.hub.presence.change(self.id, player_id, delta)
-        self.hub.later(self.hub.presence.announce(self.id, self.publish))
+        self.presence.change(self.id, player_id, delta)
+        self.later(self.presence.announce(self.id, self.publish))
 
     # --- pushes through Redis ------------------------------------------------------------------
 
     def publish(self, message: dict) -> None:
-        self.hub.bus.publish(self.channel, dict(message, node=self.hub.bus.node_id))
+        self.bus.publish(self.channel, dict(message, node=self.bus.node_id))
 
     def push_to(self, message: dict, seats: set[int] | None = None, local_only: bool = False) -> None:
         super().push_to(message, seats)
         if not local_only:
             self.publish({"t": "to", "message": message, "seats": sorted(seats) if seats is not None else None})
-
-    def publish_views(self, restart: bool = False) -> None:
-        """The owner's views of the current version, for the other processes' sockets."""
-        runner = self.runner
-        if runner is None or isinstance(runner, MirrorMatch):
-            return
-        texts = {seat_key(seat): runner.current(seat)[1].text for seat in range(runner.num_players)}
-        texts[SPECTATOR] = runner.current(None)[1].text
-        self.publish({"t": "views", "version": runner.version, "texts": texts, "restart": restart,
-                      "zombies": sorted(self.zombie_seats())})
-
-    def on_advanced(self, runner) -> None:
-        super().on_advanced(runner)
-        if runner is self.runner and not isinstance(runner, MirrorMatch):
-            self.publish_views()
-
-    def on_finished(self, runner) -> None:
-        super().on_finished(runner)
-        if runner is self.runner and not isinstance(runner, MirrorMatch):
-            self.hub.later(self.hub.match_over(self.id))
 
 
 class _Announced(set):

@@ -1,0 +1,117 @@
+"""Request and reply between the processes of a cluster, over each process's own channel.
+
+A request is published on the addressee's channel with an id; its reply comes back on the
+sender's. Redis may deliver a message twice (the client library sends a whole pipeline again after
+a connection broke mid-way): a request is handled once per id, and a copy waits for the first
+one's answer and gets the same reply, so a forwarded action can never be applied by its first copy
+and refused as stale by its second."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections import OrderedDict
+from typing import Any, Awaitable, Callable
+
+# Answered requests are remembered to answer a copy of one: a copy arrives within the client
+# library's reconnect retries (a few seconds). Most replies are a version number; the count bounds
+# the memory on a busy process.
+REMEMBERED_SECONDS = 30.0
+REMEMBERED_ANSWERS = 16384
+
+RequestHandler = Callable[[dict], Awaitable[Any]]
+
+
+class Unreachable(Exception):
+    """No process answered: the addressee is gone, or Redis is."""
+
+
+class Unanswered(Unreachable):
+    """The request reached the addressee but no answer came back (it died, or Redis did, in
+    between): what it did with the request is unknown."""
+
+
+class RemoteError(Exception):
+    """The addressee answered with an error (``payload`` is what it sent)."""
+
+    def __init__(self, payload: dict):
+        super().__init__(payload.get("message", "remote error"))
+        self.payload = payload
+
+
+class Requests:
+    """The request/reply half of a ``Bus`` (which publishes and hears the messages)."""
+
+    def __init__(self, bus):
+        self.bus = bus
+        self._ops: dict[str, RequestHandler] = {}
+        self._pending: dict[str, asyncio.Future] = {}
+        self._ids = itertools.count()
+        self._answers: OrderedDict[str, tuple[float, asyncio.Future]] = OrderedDict()  # id -> (when, reply)
+
+    def serve(self, op: str, handler: RequestHandler) -> None:
+        self._ops[op] = handler
+
+    async def request(self, node_id: str, op: str, body: dict, timeout: float = 5.0) -> Any:
+        request_id = f"{self.bus.node_id}.{next(self._ids)}"
+        future = asyncio.get_running_loop().create_future()
+        self._pending[request_id] = future
+        try:
+            receivers = await self.bus.publish_now(self.bus.node_channel(node_id), {  # Unanswered if Redis broke
+                "t": "request", "id": request_id, "from": self.bus.node_id, "op": op, "body": body})
+            if not receivers:
+                raise Unreachable(f"process {node_id} is not listening")
+            try:
+                return await asyncio.wait_for(future, timeout)
+            except Unanswered:
+                raise
+            except Unreachable as exc:  # the reply was lost with Redis
+                raise Unanswered(f"process {node_id} got {op} but its answer was lost: {exc}") from None
+        except asyncio.TimeoutError:
+            raise Unanswered(f"process {node_id} did not answer {op} within {timeout} s") from None
+        finally:
+            self._pending.pop(request_id, None)
+
+    def on_message(self, message: dict) -> None:
+        """A message on this process's channel: a reply to one of its requests, or a request."""
+        if message.get("t") == "reply":
+            future = self._pending.get(str(message.get("id")))
+            if future is not None and not future.done():
+                if "error" in message:
+                    future.set_exception(RemoteError(message["error"]))
+                else:
+                    future.set_result(message.get("body"))
+        elif message.get("t") == "request":
+            asyncio.create_task(self._answer(message))
+
+    async def _answer(self, message: dict) -> None:
+        """Handle a request once per id and send its reply (a copy of the request gets it again)."""
+        request_id = str(message.get("id"))
+        now = time.monotonic()
+        remembered = self._answers.get(request_id)
+        if remembered is None:
+            remembered = self._answers[request_id] = (now, asyncio.ensure_future(self._reply(message)))
+            while self._answers and (len(self._answers) > REMEMBERED_ANSWERS
+                                     or next(iter(self._answers.values()))[0] < now - REMEMBERED_SECONDS):
+                self._answers.popitem(last=False)
+        reply = await asyncio.shield(remembered[1])
+        self.bus.publish(self.bus.node_channel(message["from"]), reply)
+
+    async def _reply(self, message: dict) -> dict:
+        reply = {"t": "reply", "id": message["id"]}
+        handler = self._ops.get(str(message.get("op")))
+        try:
+            if handler is None:
+                raise LookupError(f"unknown request {message.get('op')!r}")
+            reply["body"] = await handler(message.get("body") or {})
+        except Exception as exc:  # the caller gets the error; this process goes on
+            as_dict = getattr(exc, "as_dict", None)
+            reply["error"] = dict(as_dict(), status=getattr(exc, "status", 503)) if as_dict else {
+                "code": "remote_failure", "message": str(exc) or type(exc).__name__, "status": 503}
+        return reply
+
+    def close(self) -> None:
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(Unreachable("the bus is closed"))
