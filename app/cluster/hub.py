@@ -63,7 +63,6 @@ class ClusterHub(Hub):
                                      self.placement.settle)
         self.sweep = Sweep(settings.cluster_sweep_seconds, db, self.bus, self.leases, self.presence,
                            self.ownership, self.rooms, self.room, self._step_down, self.forget_if_idle)
-        self._used: dict[str, float] = {}
         self._sweeper: asyncio.Task | None = None
         self.bus.on_reconnect.append(self._after_reconnect)
 
@@ -96,10 +95,6 @@ class ClusterHub(Hub):
             log.warning("could not hand rooms over on shutdown: %r", exc)
 
     # --- rooms ---------------------------------------------------------------------------------
-
-    async def room(self, room_id: str):
-        self._used[room_id] = time.monotonic()
-        return await super().room(room_id)
 
     async def _load(self, room_id: str):
         info = await self.db.run(store.room_info, room_id)
