@@ -105,7 +105,8 @@ class Ownership:
     def give_up(self, room_id: str) -> None:
         """Forget the room's epoch: a commit of it still in flight is refused."""
         match_id = self.owned.pop(room_id, None)
-        self.epochs.pop(match_id, None)
+        if match_id is not None:
+            self.epochs.pop(match_id, None)
 
     async def over(self, room_id: str) -> None:
         """The owned match ended: nothing runs any more, any process can show it."""

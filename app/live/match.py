@@ -20,6 +20,7 @@ import asyncio
 from typing import Protocol
 
 from app.live.wire import Encoded
+from engines.protocol import Engine
 
 
 class MatchListener(Protocol):
@@ -32,7 +33,7 @@ class MatchListener(Protocol):
 
 class Match(Protocol):
     match_id: str
-    engine: object  # the game's engine (``engines.get``): its id, and its rules for the routers
+    engine: Engine  # the game's engine (``engines.get``): its id, and its rules for the routers
     num_players: int
     version: int  # the latest version this process knows
     # "running", or "aborted" when an admin stopped it (then it takes no more actions)

@@ -11,11 +11,12 @@ import asyncio
 import logging
 import random
 import time
+from concurrent.futures import Executor
 from typing import Any, Protocol
 
 from app.errors import ApiError
 from app.observability import metrics
-from engines.protocol import SYSTEM
+from engines.protocol import SYSTEM, Engine
 
 log = logging.getLogger("asobiba.runner")
 
@@ -55,14 +56,14 @@ class Timed(Protocol):
     """What the timers read of their runner (``MatchRunner``)."""
 
     match_id: str
-    engine: object
+    engine: Engine
     seed: int
-    state: object
+    state: Any
     version: int
     awaited: frozenset[int]
     bot_seats: set[int]
     bot_think_seconds: float
-    bot_threads: object
+    bot_threads: Executor | None
     closing: bool
 
     def bot_policy(self, seat: int): ...

@@ -5,22 +5,25 @@ that reconnect (``resync_window``). Composed by ``MatchRunner``, which tells it 
 from __future__ import annotations
 
 from collections import Counter, deque
-from typing import Protocol
+from typing import Any, Protocol
 
 from app.endings import actions as platform
 from app.live.wire import Encoded
+from engines.protocol import Engine
 
 
 class Shown(Protocol):
     """What the views read of their runner (``MatchRunner``)."""
 
     match_id: str
-    engine: object
-    state: object
+    engine: Engine
+    state: Any
     version: int
     awaited: frozenset[int]
-    deadlines: dict[int, float]
     table: platform.Table
+
+    @property
+    def deadlines(self) -> dict[int, float]: ...
 
 
 class MatchViews:
