@@ -76,6 +76,12 @@ def confusable(a: str, b: str) -> bool:
     return skeleton(a) == skeleton(b)
 
 
+def name_key(name: str) -> str:
+    """'Ａｋｉ ' and 'aki' are the same name: NFKC, casefold, spaces trimmed (accounts' names are
+    unique by it)."""
+    return unicodedata.normalize("NFKC", name).casefold().strip()
+
+
 # --- the checks, in the transaction that gives a player a name or a seat ------------------------
 
 def check_player_name(session, name: str, player_id: str | None = None) -> str:
@@ -84,7 +90,6 @@ def check_player_name(session, name: str, player_id: str | None = None) -> str:
     from sqlalchemy import select
 
     from app.accounts.models import Account
-    from app.accounts.service import name_key
 
     check_visible(name)
     key = skeleton(name)

@@ -4,7 +4,6 @@ deliberately slow)."""
 
 from __future__ import annotations
 
-import unicodedata
 from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import select
@@ -15,13 +14,8 @@ from app.accounts import passwords
 from app.accounts.models import Account, AccountSession
 from app.errors import ApiError
 from app.models import Player, utcnow
-from app.names import check_player_name
+from app.names import check_player_name, name_key
 from app.security import hash_token, new_id, new_token
-
-
-def name_key(name: str) -> str:
-    """'Ａｋｉ ' and 'aki' are the same name: NFKC, casefold, spaces trimmed."""
-    return unicodedata.normalize("NFKC", name).casefold().strip()
 
 
 def name_is_claimed(session: Session, name: str, except_player: str | None = None) -> bool:

@@ -6,7 +6,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from app.accounts.models import Account
-from app.accounts.service import name_key
+from app.names import name_key
 from app.deps import CurrentPlayer, DbDep, HubDep, SessionDep
 from app.errors import ApiError
 from app.limits.rest import rate_limit
