@@ -46,6 +46,7 @@ class Forwarding:
         if here:
             assert live is not None and live.runner is not None, "an owned room runs its match"
             return await live.runner.submit(seat, action, version)
+        assert owner is not None  # (not here: another process owns the room)
         try:
             body = await self.bus.request(owner, "submit", {"room": room_id, "seat": seat, "action": action,
                                                             "version": version}, timeout=10)

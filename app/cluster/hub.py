@@ -96,6 +96,9 @@ class ClusterHub(Hub):
 
     # --- rooms ---------------------------------------------------------------------------------
 
+    async def room(self, room_id: str) -> ClusterRoom:
+        return cast(ClusterRoom, await super().room(room_id))
+
     async def _load(self, room_id: str):
         info = await self.db.run(store.room_info, room_id)
         if room_id in self.rooms:
