@@ -120,6 +120,28 @@ def test_connections_are_bounded(exposed):
         sock.close()
 
 
+def test_connections_never_exhaust_the_open_file_limit(tmp_path):
+    """On a host whose limit is 400 open files, 450 idle connections: the bound follows the limit
+    (400 - 256 kept for the server's own files), so the server never fails to accept for want of
+    a file, and serves again once the idle ones time out."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'files.db'}", env={"REQUEST_READ_TIMEOUT": str(READ_TIMEOUT)},
+                           open_files=400)
+    server.start()
+    idle = []
+    try:
+        idle = [connect(server) for _ in range(450)]
+        time.sleep(0.5)
+        assert open_files(server.process.pid) < 400
+        busy = [closed_by_server(sock, 3.0) for sock in idle[200:]]
+        assert all(answer is not None and answer.startswith(b"HTTP/1.1 503") for answer in busy), busy[:3]
+        time.sleep(READ_TIMEOUT + 0.5)
+        assert healthz_seconds(server) < 5
+    finally:
+        for sock in idle:
+            sock.close()
+        server.stop()
+
+
 @pytest.mark.parametrize("protocol", ["websockets-sansio", "websockets"])
 def test_sockets_and_streams_outlive_the_read_timeout(tmp_path, protocol):
     server = ServerProcess(f"sqlite:///{tmp_path / 'ws.db'}",

@@ -4,6 +4,7 @@ a separate process started with the README's start command (so a test can SIGKIL
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -68,10 +69,13 @@ def start_in_thread(database_url: str, clock=None, **overrides) -> RunningServer
 class ServerProcess:
     """The server as its own process (``python -m app``), as the README starts it."""
 
-    def __init__(self, database_url: str, port: int | None = None, env: dict[str, str] | None = None):
+    def __init__(self, database_url: str, port: int | None = None, env: dict[str, str] | None = None,
+                 open_files: int | None = None):
+        """``open_files``: the process's limit on open files (soft and hard), as a small host's."""
         self.database_url = database_url
         self.port = port or free_port()
         self.env = env or {}
+        self.open_files = open_files
         self.process: subprocess.Popen | None = None
         self.output: list[str] = []  # every line the process printed (stdout and stderr), read as it comes
 
@@ -87,7 +91,10 @@ class ServerProcess:
         env = {**os.environ, "DATABASE_URL": self.database_url, "PORT": str(self.port), "HOST": "127.0.0.1",
                "ADMIN_TOKEN": ADMIN_TOKEN, "BOT_THINK_SECONDS": "0", "SHUTDOWN_UNREADY_SECONDS": "0", **self.env}
         self.output = []
+        limit = self.open_files
         self.process = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=env,
+                                        preexec_fn=(lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit)))
+                                        if limit else None,
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         first_line = self.process.stdout.readline()
         assert f"http://127.0.0.1:{self.port}/" in first_line, first_line
