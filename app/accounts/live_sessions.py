@@ -33,6 +33,7 @@ from app.models import utcnow
 log = logging.getLogger("asobiba.accounts")
 
 SESSION_ENDED = 4401
+AUDIT_BATCH = 500  # credentials looked up per query by the periodic check
 ENDED_MESSAGE = "your session ended (logged out, revoked, expired or password changed): log in again"
 
 
@@ -142,13 +143,14 @@ class LiveSessions:
             keys = list(self._closers)
             if not keys:
                 continue
-            try:
-                assert self._db is not None, "started with its database"
-                ended = await self._db.run(ended_credentials, keys)
-            except Exception as exc:  # the database is down: next time
-                log.warning("could not check live sessions: %r", exc)
-                continue
-            self._end_here(ended)
+            assert self._db is not None, "started with its database"
+            for start in range(0, len(keys), AUDIT_BATCH):  # (bounded IN lists)
+                try:
+                    ended = await self._db.run(ended_credentials, keys[start:start + AUDIT_BATCH])
+                except Exception as exc:  # the database is down: next time
+                    log.warning("could not check live sessions: %r", exc)
+                    break
+                self._end_here(ended)
 
 
 def ended_credentials(session: Session, keys: list[str]) -> list[str]:
