@@ -23,15 +23,15 @@ const CSS = `
 .makelandia-turn{outline:3px solid #e33}
 .makelandia-center{position:absolute;left:50%;top:50%;transform:translate(-50%,-50%);width:40%;font-size:11px;text-align:center}
 .makelandia-cards{display:flex;flex-wrap:wrap;gap:4px;margin:.2em 0}
-.makelandia-card{display:inline-block;min-width:28px;padding:3px 5px;border:1px solid #555;border-radius:5px;background:#fff;text-align:center;font-weight:bold;font-size:13px}
-.makelandia-card.makelandia-special{background:#fde2e2}
-.makelandia-card.makelandia-hidden{background:#666;color:#fff}
+.makelandia-card{display:inline-block;min-width:30px;padding:8px 6px;border:1px solid transparent;border-radius:5px;background:url(/static/img/art/card-face.svg) center / 100% 100% no-repeat;text-align:center;font-weight:bold;font-size:13px}
+.makelandia-card.makelandia-special{background-color:#fde2e2;background-blend-mode:multiply}
+.makelandia-card.makelandia-hidden{background-image:url(/static/img/art/card-back.svg) ;color:#fff;text-shadow:0 0 2px #000}
 .makelandia-actions{border:2px solid #d4a017;border-radius:8px;padding:.3em .5em;margin:.3em 0;background:#fffdf3}
 .makelandia-actions h3{margin:.2em 0}
 .makelandia-actions button{margin:2px;padding:5px 8px;font-size:14px;min-height:36px}
 .makelandia-actions button.makelandia-sel{background:#2a7;color:#fff}
-.makelandia-actions .makelandia-handcard{min-width:40px;min-height:44px;font-size:16px;cursor:pointer;border:2px solid #555}
-.makelandia-actions .makelandia-handcard.makelandia-sel{background:#2a7;color:#fff;border-color:#185;transform:translateY(-3px)}
+.makelandia-actions .makelandia-handcard{min-width:40px;min-height:52px;font-size:16px;cursor:pointer;border:2px solid transparent}
+.makelandia-actions .makelandia-handcard.makelandia-sel{background-color:#2a7;background-blend-mode:multiply;color:#fff;border-color:#185;transform:translateY(-3px)}
 .makelandia-actions .makelandia-confirm{background:#b0413e;color:#fff;border-color:#b0413e;font-weight:bold}
 .makelandia-plays,.makelandia-whom{display:flex;flex-wrap:wrap;gap:2px}
 .makelandia-plays button{text-align:left;font-size:13px}

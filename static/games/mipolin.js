@@ -18,9 +18,11 @@ const CSS = `
 .mipolin-box{border:1px solid #ccc;border-radius:6px;padding:6px;margin:6px 0;background:#fafafa}
 .mipolin-h{font-weight:600;margin:2px 0 4px}
 .mipolin-status{font-weight:600;padding:6px;border-radius:6px;background:#eef4ff}
-.mipolin-card{display:inline-block;border:1px solid #999;border-radius:5px;padding:3px 6px;margin:2px;background:#fff;font-size:13px}
-.mipolin-card.c{border-color:#b06;background:#fff0f7}.mipolin-card.p{border-color:#06a;background:#eef7ff}
-.mipolin-card.d{border-color:#a70;background:#fff8e6}.mipolin-card.g{border-color:#c00;background:#ffeaea;font-weight:600}
+.mipolin-card{display:inline-block;border:1px solid transparent;border-radius:5px;padding:5px 7px;margin:2px;background:url(/static/img/art/card-face.svg) center / 100% 100% no-repeat;font-size:13px}
+.mipolin-card.c,.mipolin-card.p,.mipolin-card.d,.mipolin-card.g{background-blend-mode:multiply;border-width:0 0 0 4px}
+.mipolin-card.c{border-color:#b06;background-color:#fff0f7}.mipolin-card.p{border-color:#06a;background-color:#eef7ff}
+.mipolin-card.d{border-color:#a70;background-color:#fff8e6}.mipolin-card.g{border-color:#c00;background-color:#ffeaea;font-weight:600}
+.mipolin-card.mipolin-down{background-image:url(/static/img/art/card-back.svg) ;color:#fff;text-shadow:0 0 2px #000;min-width:26px;text-align:center}
 button.mipolin-card{cursor:pointer}button.mipolin-card:hover{outline:2px solid #36c}
 .mipolin-btn{padding:6px 10px;margin:2px;border-radius:6px;border:1px solid #36c;background:#fff;cursor:pointer;font-size:14px}
 .mipolin-btn.sel{background:#36c;color:#fff}.mipolin-btn.main{background:#36c;color:#fff}
@@ -101,7 +103,7 @@ export function render(root, ctx) {
       H("span", {}, t("Missing person:", "行方不明:")),
       v.missing ? cardChip(`c${v.missing}`) : H("span", {}, "?"),
       H("span", {}, t("Culprit:", "犯人:")),
-      v.solution ? cardChip(`c${v.solution.culprit}`) : H("span", { class: "mipolin-card", title: t("face down", "裏向き") }, "?"),
+      v.solution ? cardChip(`c${v.solution.culprit}`) : H("span", { class: "mipolin-card mipolin-down", title: t("face down", "裏向き") }, "?"),
       H("span", {}, t("Location:", "場所:")),
       v.solution ? cardChip(`p${v.solution.location}`) : H("span", { class: "mipolin-card", title: t("face down", "裏向き") }, "?")),
     v.order ? H("div", { class: "mipolin-small" },

@@ -21,7 +21,11 @@ const STYLE = `
 .peribit-row{display:flex;flex-wrap:wrap;align-items:center;gap:6px;margin:3px 0}
 .peribit-label{color:#556;font-size:.85em;min-width:4.5em}
 .peribit-stone{display:inline-block;width:1.7em;height:1.7em;line-height:1.7em;text-align:center;border-radius:50%;color:#fff;font-weight:700;font-size:.85em;border:1px solid rgba(0,0,0,.25)}
-.peribit-back{background:#4a4f63;color:#cfd3e6}
+.peribit-back{background:#27407a url(/static/img/art/card-back.svg) center / 140% no-repeat;color:#fff}
+.peribit-stone{background-position:center;background-size:85%;background-repeat:no-repeat}
+.peribit-m-bellum{background-image:url(/static/img/art/bellum.svg) }
+.peribit-m-natura{background-image:url(/static/img/art/natura.svg) }
+.peribit-m-societas{background-image:url(/static/img/art/societas.svg) }
 .peribit-lane{display:flex;align-items:center;gap:6px;flex-wrap:wrap;padding:4px;border-radius:6px;margin:3px 0;border:1px solid #e1e3ee;background:#fff}
 .peribit-lane.peribit-can{border-color:#d49b00;background:#fffbe8}
 .peribit-lane .peribit-idx{color:#5c5c6b;font-size:.8em;min-width:1.6em}
@@ -55,7 +59,7 @@ export function render(root, ctx) {
   };
   const markName = (m) => t(MARK[m].en, MARK[m].ja);
   const stone = (m) => {
-    const el = h("span", { class: "peribit-stone", title: markName(m), style: `background:${MARK[m].color}` }, t(MARK[m].letter, MARK[m].ja[0]));
+    const el = h("span", { class: `peribit-stone peribit-m-${m}`, title: markName(m), style: `background-color:${MARK[m].color}` }, t(MARK[m].letter, MARK[m].ja[0]));
     return el;
   };
   const back = () => h("span", { class: "peribit-stone peribit-back", title: t("hidden stone", "伏せた石") }, "?");

@@ -16,15 +16,15 @@ const STYLE = `
 .synomilia-seat.synomilia-turn{border-color:#d49b00;box-shadow:0 0 0 2px #ffe08a}
 .synomilia-row{display:flex;flex-wrap:wrap;align-items:center;gap:6px;margin:3px 0}
 .synomilia-label{color:#556;font-size:.85em;min-width:4.5em}
-.synomilia-card{display:inline-block;min-width:1.8em;padding:2px 4px;text-align:center;border:1px solid #889;border-radius:4px;background:#fff;font-weight:600}
+.synomilia-card{display:inline-flex;align-items:center;justify-content:center;min-width:2em;min-height:2.7em;padding:2px 4px;text-align:center;border:1px solid transparent;border-radius:4px;background:url(/static/img/art/card-face.svg) center / 100% 100% no-repeat;font-weight:600;vertical-align:middle}
 button.synomilia-card.synomilia-playable{font:inherit;font-weight:600;cursor:pointer;border:2px solid #336;min-height:2em}
-button.synomilia-card.synomilia-playable:hover{background:#eef}
-.synomilia-card.synomilia-used{background:#ddd;color:#4d4d4d;text-decoration:line-through}
-.synomilia-card.synomilia-down{background:#345;color:#fff}
-.synomilia-card.synomilia-shown{background:#e9f7e9;border-color:#3a3}
+button.synomilia-card.synomilia-playable:hover{background-color:#eef;background-blend-mode:multiply}
+.synomilia-card.synomilia-used{background-color:#ddd;background-blend-mode:multiply;color:#4d4d4d;text-decoration:line-through}
+.synomilia-card.synomilia-down{background-image:url(/static/img/art/card-back.svg) ;color:#fff;text-shadow:0 0 2px #000}
+.synomilia-card.synomilia-shown{background-color:#e9f7e9;background-blend-mode:multiply}
 .synomilia-chip{display:inline-block;width:1.7em;height:1.7em;line-height:1.7em;text-align:center;border-radius:50%;border:1px solid #886;font-size:.95em}
-.synomilia-chip.synomilia-sun{background:#ffe08a}
-.synomilia-chip.synomilia-moon{background:#3b4a7a;color:#fff}
+.synomilia-chip.synomilia-sun{background:#ffe9a8 url(/static/img/art/sun.svg) center / 80% no-repeat}
+.synomilia-chip.synomilia-moon{background:#cfd6ee url(/static/img/art/moon.svg) center / 75% no-repeat}
 .synomilia-pile{border:1px dashed #99a;border-radius:8px;padding:6px 8px;margin:6px 0}
 .synomilia-actions{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0}
 .synomilia-actions button{font-size:1em;padding:8px 10px;min-width:3em;border-radius:6px;border:1px solid #667;background:#fff;cursor:pointer}
@@ -100,7 +100,7 @@ export function render(root, ctx) {
     // prediction slot
     let slot;
     if (v.phase === "reveal" && v.reveal.cards[s] !== null) {
-      slot = h("span", { class: "synomilia-card synomilia-shown" }, String(v.reveal.cards[s]));
+      slot = h("span", { class: "synomilia-card synomilia-shown art-reveal" }, String(v.reveal.cards[s]));
     } else if (s === me && v.my_prediction !== null && v.my_prediction !== undefined) {
       slot = h("span", { class: "synomilia-card synomilia-down", title: t("Only you see this", "あなただけに見えます") }, String(v.my_prediction));
     } else if (v.predicted[s]) {
@@ -124,7 +124,8 @@ export function render(root, ctx) {
       h("strong", {}, t(`Pile: ${v.pile_count} / ${v.pile_limit}`, `場: ${v.pile_count} / ${v.pile_limit}枚`)),
       h("span", { class: "synomilia-small" }, t(`(${v.pile_moons} moon)`, `(月 ${v.pile_moons}枚)`))),
     h("div", { class: "synomilia-row" },
-      ...(v.pile.length ? v.pile.map((f, i) => h("span", { class: `synomilia-chip synomilia-${f}`, title: `${i + 1}: ${faceName(f)}` }, faceIcon(f)))
+      ...(v.pile.length ? v.pile.map((f, i) => h("span", { class: `synomilia-chip synomilia-${f}${i === v.pile.length - 1 && v.plays.length && v.plays[v.plays.length - 1].type === "stack" ? " art-played" : ""}`,
+        title: `${i + 1}: ${faceName(f)}`, role: "img", "aria-label": `${i + 1}: ${faceName(f)}` }))
                         : [h("span", { class: "synomilia-dim" }, t("empty", "なし"))])));
   wrap.appendChild(pile);
 

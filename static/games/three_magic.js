@@ -21,17 +21,20 @@ const CSS = `
 .three_magic-me{border-color:#336;background:#f3f5ff}
 .three_magic-turn{box-shadow:0 0 0 2px #e8a400 inset}
 .three_magic-row{display:flex;flex-wrap:wrap;gap:3px;align-items:center;margin:3px 0}
-.three_magic-card{display:inline-flex;flex-direction:column;align-items:center;justify-content:center;min-width:30px;height:40px;
- border:2px solid #666;border-radius:5px;background:#fff;font-weight:bold;line-height:1.05;padding:0 2px;box-sizing:border-box}
-.three_magic-fire{border-color:#c62828;color:#c62828}.three_magic-wood{border-color:#2e7d32;color:#2e7d32}
-.three_magic-water{border-color:#1565c0;color:#1565c0}
-.three_magic-small .three_magic-card{min-width:24px;height:32px;font-size:12px}
-.three_magic-taken{background:#ecebe8;border-style:dashed;text-decoration:line-through}
+.three_magic-card{display:inline-flex;flex-direction:column;align-items:center;justify-content:center;min-width:32px;height:48px;
+ border:0;border-radius:5px;background:url(/static/img/art/card-face.svg) center / 100% 100% no-repeat;font-weight:bold;line-height:1.05;padding:11px 3px 0;box-sizing:border-box;position:relative}
+.three_magic-card::before{content:"";position:absolute;top:3px;left:50%;width:11px;height:11px;margin-left:-5.5px;background:center / contain no-repeat}
+.three_magic-card.three_magic-fire::before{background-image:url(/static/img/art/fire.svg) }
+.three_magic-card.three_magic-wood::before{background-image:url(/static/img/art/wood.svg) }
+.three_magic-card.three_magic-water::before{background-image:url(/static/img/art/water.svg) }
+.three_magic-fire{color:#c62828}.three_magic-wood{color:#2e7d32}.three_magic-water{color:#1565c0}
+.three_magic-small .three_magic-card{min-width:26px;height:40px;font-size:12px}
+.three_magic-taken{background-color:#dcdad4;background-blend-mode:multiply;text-decoration:line-through}
 .three_magic-riichi{outline:3px solid #e8a400}
-.three_magic-new{background:#fff6c8}
+.three_magic-new{background-color:#fff6c8;background-blend-mode:multiply}
 .three_magic-gap{margin-right:8px}
 button.three_magic-card{cursor:pointer}
-button.three_magic-card:hover{background:#ffe9e9}
+button.three_magic-card:hover{background-color:#ffe9e9;background-blend-mode:multiply}
 .three_magic-slot{min-width:18px;height:40px;padding:0 2px;border:1px dashed #888;border-radius:4px;background:#eef;cursor:pointer;font-size:11px}
 .three_magic-slot.three_magic-win{background:#ffd54f;border-style:solid;font-weight:bold}
 .three_magic-btn{padding:5px 9px;margin:2px;border-radius:5px;border:1px solid #555;background:#fff;cursor:pointer}
@@ -40,7 +43,7 @@ button.three_magic-card:hover{background:#ffe9e9}
 .three_magic-wait{color:#a15c00;font-style:italic}
 .three_magic-result table{border-collapse:collapse}.three_magic-result td{padding:1px 6px;border-bottom:1px solid #ddd}
 .three_magic-log{font-size:12px;color:#444;max-height:140px;overflow:auto}
-@media (max-width:420px){.three_magic-card{min-width:26px;height:36px;font-size:13px}.three_magic-slot{min-width:14px;height:36px}}
+@media (max-width:420px){.three_magic-card{min-width:28px;height:46px;font-size:13px}.three_magic-slot{min-width:14px;height:36px}}
 `;
 
 export function render(root, ctx) {
@@ -59,6 +62,7 @@ export function render(root, ctx) {
     h("span", { class: `three_magic-card three_magic-${c.el} ${extra}`, title: cardText(c), ...attrs },
       h("span", {}, t(EL_SHORT[c.el], EL_JA[c.el])), h("span", {}, `${c.n}${c.star ? "★" : ""}`));
   const typeText = (c) => `${elName(c.el)} ${c.n}`;
+  const [sayKey, sayText, playedSeat] = playSaid(); // the newest play: said, and its card marked
 
   const wrap = h("div", { class: "three_magic-root" });
   root.appendChild(wrap);
@@ -109,7 +113,7 @@ export function render(root, ctx) {
   if (v.last_result) wrap.appendChild(resultBox(v.last_result));
 
   // ---- what just happened, said in words (a new public event, else the newest discard)
-  announce(...playSaid());
+  announce(sayKey, sayText);
 
   // ---- log of this match
   if (v.log && v.log.length) {
@@ -136,7 +140,8 @@ export function render(root, ctx) {
       h("strong", {}, name(seat)),
       h("span", { class: `three_magic-${p.element}` }, `${elName(p.element)} (${t("weak to", "弱点")} ${elName(p.weak_to)})`),
       h("span", {}, t(`${p.od} od`, `魔力${p.od}`)),
-      h("span", {}, `${t("cards", "手札")}: ${p.hand_count}`));
+      h("span", {}, `${t("cards", "手札")}: ${p.hand_count}`),
+      seat !== v.seat ? h("span", { class: "art-backs", "aria-hidden": "true" }, Array.from({ length: p.hand_count }, () => h("span", { class: "art-back" }))) : null);
     if (p.dealer) head.appendChild(h("span", { class: "three_magic-badge" }, t("dealer", "管理者")));
     if (p.riichi) head.appendChild(h("span", { class: "three_magic-badge" }, t("riichi", "リーチ")));
     if (p.lost_rights) head.appendChild(h("span", { class: "three_magic-badge" },
@@ -157,6 +162,7 @@ export function render(root, ctx) {
     for (const d of p.discards) {
       let cls = d.riichi_od ? "three_magic-riichi" : "";
       if (d.taken_by !== null) cls += " three_magic-taken";
+      if (seat === playedSeat && d === p.discards[p.discards.length - 1]) cls += " art-played";
       const title = cardText(d.card) + (d.riichi_od ? t(` — riichi, ${d.riichi_od} od on it`, ` — リーチ、魔力${d.riichi_od}`) : "") +
         (d.taken_by !== null ? t(` — taken by ${name(d.taken_by)}`, ` — ${name(d.taken_by)}が取得`) : "");
       pond.appendChild(cardNode(d.card, cls, { title }));
@@ -167,7 +173,7 @@ export function render(root, ctx) {
   }
 
   function handBox() {
-    const box = h("div", { class: "three_magic-box three_magic-me" }, h("strong", {}, t("Your hand (fixed order)", "あなたの手札(並び順固定)")));
+    const box = h("div", { class: "three_magic-box three_magic-me three_magic-hand" }, h("strong", {}, t("Your hand (fixed order)", "あなたの手札(並び順固定)")));
     const inserts = legal.filter((a) => a.type === "insert");
     const tsumos = legal.filter((a) => a.type === "tsumo");
     const discards = legal.filter((a) => a.type === "discard");
@@ -245,10 +251,10 @@ export function render(root, ctx) {
       const seat = discards.findIndex((n, s) => n > (before.discards[s] || 0));
       if (seat >= 0) {
         const d = v.players[seat].discards[discards[seat] - 1];
-        return [key, t(`${name(seat)} discarded ${cardText(d.card)}.`, `${name(seat)}が${cardText(d.card)}を捨てた。`)];
+        return [key, t(`${name(seat)} discarded ${cardText(d.card)}.`, `${name(seat)}が${cardText(d.card)}を捨てた。`), seat];
       }
     }
-    return [key, events.length ? eventText(events[events.length - 1]) : ""];
+    return [key, events.length ? eventText(events[events.length - 1]) : "", null];
   }
 
   function resultBox(r) {
