@@ -28,6 +28,7 @@ import redis.asyncio as redis
 from redis.exceptions import RedisError
 
 from app import json_codec
+from app.cluster.messages import Probe, Reply, Request, dump, parse
 from app.cluster.outbox import Outbox
 from app.cluster.requests import RemoteError, RequestHandler, Requests, Unanswered, Unreachable
 
@@ -146,11 +147,14 @@ class Bus:
         when it answered with an error, ``Unreachable``/``Unanswered`` when nobody answered)."""
         return await self.requests.request(node_id, op, body, timeout)
 
-    def _on_node_message(self, message: dict) -> None:
-        if message.get("t") == "probe":
+    def _on_node_message(self, raw: dict) -> None:
+        message = parse(raw)
+        if isinstance(message, Probe):
             self._heard = asyncio.get_running_loop().time()
-        else:
+        elif isinstance(message, (Request, Reply)):
             self.requests.on_message(message)
+        else:
+            log.warning("a %s message on this process's own channel was dropped", message.t)
 
     # --- loops -------------------------------------------------------------------------------
 
@@ -233,6 +237,6 @@ class Bus:
             if loop.time() - self._heard > PROBE_TIMEOUT and not self._deaf.is_set():
                 self._deaf.set()
             try:
-                await self.publish_now(self.node_channel(self.node_id), {"t": "probe"})
+                await self.publish_now(self.node_channel(self.node_id), dump(Probe()))
             except Unreachable:  # Redis is down: the listener notices by itself
                 pass

@@ -22,11 +22,14 @@ import socket
 import time
 from typing import cast
 
+from pydantic import ValidationError
+
 from app import store
 from app.cluster.background import Background
 from app.cluster.bus import Bus
 from app.cluster.forwarding import Forwarding
 from app.cluster.lease import Leases
+from app.cluster.messages import PresenceCounts, RoomChanged, ToSockets, Views, ZombieSeats, parse
 from app.cluster.mirroring import Mirrors
 from app.cluster.ownership import Ownership, publish_views
 from app.cluster.placement import Placement
@@ -115,7 +118,7 @@ class ClusterHub(Hub):
 
     async def refresh(self, room_id: str) -> ClusterRoom:
         live = cast(ClusterRoom, await super().refresh(room_id))
-        live.publish({"t": "room"})
+        live.publish(RoomChanged())
         if self.ownership.owns(room_id) and live.summary_base.get("status") != "running":
             await self.ownership.over(room_id)  # aborted here by an admin
         return live
@@ -129,7 +132,7 @@ class ClusterHub(Hub):
         live.apply_info(info)
         live.push_room(now=True)  # "running" before the first view (as in Hub.attach_match)
         match = await self.placement.settle(live, info)
-        live.publish({"t": "room"})
+        live.publish(RoomChanged())
         return match
 
     def forget_if_idle(self, room_id: str) -> None:
@@ -156,29 +159,34 @@ class ClusterHub(Hub):
 
     # --- what the room channel says --------------------------------------------------------------
 
-    def _on_room_message(self, room_id: str, message: dict) -> None:
+    def _on_room_message(self, room_id: str, raw: dict) -> None:
         live = self.rooms.get(room_id)
-        if live is None or message.get("node") == self.node_id:
+        if live is None or raw.get("node") == self.node_id:
             return
-        kind = message.get("t")
-        if kind == "views":
-            mirrored = self.mirrors.heard(live, message.get("node"), message["version"], message["texts"],
-                                          message.get("restart", False))
-            if mirrored:
-                live.heard_zombies(message.get("zombies", []))
-            elif self.ownership.owns(room_id) and message.get("restart"):
-                self.background.later(self._step_down(room_id))  # another process took this room over
-        elif kind == "presence":
-            if self.presence.heard(room_id, message):
-                live.check_presence()
-                live.push_room()
-        elif kind == "to":
-            seats = message.get("seats")
-            live.push_to(message["message"], set(seats) if seats is not None else None, local_only=True)
-        elif kind == "room":
-            self.background.later(self._room_changed(room_id))
-        elif kind == "zombies":  # the owner's bots play for absent people (app/live/zombies.py)
-            live.heard_zombies(message.get("seats"))
+        try:
+            message = parse(raw)
+        except ValidationError as exc:
+            log.warning("a malformed message on room %s's channel was dropped: %s", room_id, exc)
+            return
+        match message:
+            case Views():
+                mirrored = self.mirrors.heard(live, message.node, message.version, message.texts, message.restart)
+                if mirrored:
+                    live.heard_zombies(message.zombies)
+                elif self.ownership.owns(room_id) and message.restart:
+                    self.background.later(self._step_down(room_id))  # another process took this room over
+            case PresenceCounts():
+                if self.presence.heard(room_id, message):
+                    live.check_presence()
+                    live.push_room()
+            case ToSockets():
+                live.push_to(message.message, set(message.seats) if message.seats is not None else None, local_only=True)
+            case RoomChanged():
+                self.background.later(self._room_changed(room_id))
+            case ZombieSeats():  # the owner's bots play for absent people (app/live/zombies.py)
+                live.heard_zombies(message.seats)
+            case _:
+                log.warning("a %s message on room %s's channel was dropped", message.t, room_id)
 
     async def _room_changed(self, room_id: str) -> None:
         """Another process changed the room in the database (seats, bots, start, abort)."""

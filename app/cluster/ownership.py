@@ -15,7 +15,7 @@ from app import store
 from app.cluster import fencing
 from app.cluster.bus import Bus
 from app.cluster.lease import Leases
-from app.cluster.messages import view_texts
+from app.cluster.messages import Views, view_texts
 from app.errors import ApiError
 
 log = logging.getLogger("asobiba.cluster")
@@ -43,8 +43,8 @@ class OwnerRelay:
 def publish_views(room, match, restart: bool = False) -> None:
     """The owner's views of the current version, for the other processes' sockets. ``restart``:
     a new owner's first views (mirrors start their history over; a stepped-down owner learns it)."""
-    room.publish({"t": "views", "version": match.version, "texts": view_texts(match), "restart": restart,
-                  "zombies": sorted(room.zombie_seats())})
+    room.publish(Views(version=match.version, texts=view_texts(match), restart=restart,
+                       zombies=sorted(room.zombie_seats())))
 
 
 class Ownership:

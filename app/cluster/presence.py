@@ -17,6 +17,7 @@ from collections import Counter
 from typing import Callable, cast
 
 from app.cluster.bus import Bus
+from app.cluster.messages import PresenceCounts
 
 ANONYMOUS = ""  # JSON keys are strings: the anonymous spectator's key
 
@@ -32,7 +33,7 @@ class Presence:
 
     # --- this process ------------------------------------------------------------------------
 
-    def change(self, room_id: str, player_id: str | None, delta: int) -> dict:
+    def change(self, room_id: str, player_id: str | None, delta: int) -> PresenceCounts:
         """Count a socket in (+1) or out (-1); returns the announcement of the new counts (the
         room publishes it through ``announce``, after storing them)."""
         counts = self.local.setdefault(room_id, Counter())
@@ -41,7 +42,7 @@ class Presence:
             del counts[player_id or ANONYMOUS]
         return self._announcement(dict(counts))
 
-    async def announce(self, room_id: str, publish: Callable[[dict], None]) -> None:
+    async def announce(self, room_id: str, publish: Callable[[PresenceCounts], None]) -> None:
         """Store this process's counts for the room, then ``publish`` them. One round at a time
         per room, so the hash and the last announcement end with the newest counts; changes made
         during a round are folded into one more."""
@@ -79,17 +80,17 @@ class Presence:
             await self.bus.redis.hdel(self.bus.key("presence", room_id), self.bus.node_id)
         await self.bus.redis.hdel(self.bus.key("nodes"), self.bus.node_id)
 
-    def _announcement(self, counts: dict) -> dict:
-        return {"t": "presence", "node": self.bus.node_id, "counts": counts}
+    def _announcement(self, counts: dict) -> PresenceCounts:
+        return PresenceCounts(node=self.bus.node_id, counts=counts)
 
     # --- the others --------------------------------------------------------------------------
 
-    def heard(self, room_id: str, message: dict) -> bool:
+    def heard(self, room_id: str, message: PresenceCounts) -> bool:
         """Merge another process's announcement; True when something changed."""
-        node = str(message.get("node"))
+        node = message.node
         if node == self.bus.node_id:
             return False
-        counts = Counter({k: v for k, v in (message.get("counts") or {}).items() if v > 0})
+        counts = Counter({k: v for k, v in message.counts.items() if v > 0})
         nodes = self.remote.setdefault(room_id, {})
         if nodes.get(node, Counter()) == counts:
             return False

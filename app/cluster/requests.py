@@ -14,6 +14,8 @@ import time
 from collections import OrderedDict
 from typing import Any, Awaitable, Callable
 
+from app.cluster.messages import Reply, Request, dump
+
 # Answered requests are remembered to answer a copy of one: a copy arrives within the client
 # library's reconnect retries (a few seconds). Most replies are a version number; the count bounds
 # the memory on a busy process.
@@ -58,8 +60,8 @@ class Requests:
         future = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
         try:
-            receivers = await self.bus.publish_now(self.bus.node_channel(node_id), {  # Unanswered if Redis broke
-                "t": "request", "id": request_id, "from": self.bus.node_id, "op": op, "body": body})
+            receivers = await self.bus.publish_now(self.bus.node_channel(node_id), dump(  # Unanswered if Redis broke
+                Request.model_validate({"id": request_id, "from": self.bus.node_id, "op": op, "body": body})))
             if not receivers:
                 raise Unreachable(f"process {node_id} is not listening")
             try:
@@ -73,43 +75,41 @@ class Requests:
         finally:
             self._pending.pop(request_id, None)
 
-    def on_message(self, message: dict) -> None:
+    def on_message(self, message: Request | Reply) -> None:
         """A message on this process's channel: a reply to one of its requests, or a request."""
-        if message.get("t") == "reply":
-            future = self._pending.get(str(message.get("id")))
+        if isinstance(message, Reply):
+            future = self._pending.get(message.id)
             if future is not None and not future.done():
-                if "error" in message:
-                    future.set_exception(RemoteError(message["error"]))
+                if message.error is not None:
+                    future.set_exception(RemoteError(message.error))
                 else:
-                    future.set_result(message.get("body"))
-        elif message.get("t") == "request":
+                    future.set_result(message.body)
+        else:
             asyncio.create_task(self._answer(message))
 
-    async def _answer(self, message: dict) -> None:
+    async def _answer(self, message: Request) -> None:
         """Handle a request once per id and send its reply (a copy of the request gets it again)."""
-        request_id = str(message.get("id"))
         now = time.monotonic()
-        remembered = self._answers.get(request_id)
+        remembered = self._answers.get(message.id)
         if remembered is None:
-            remembered = self._answers[request_id] = (now, asyncio.ensure_future(self._reply(message)))
+            remembered = self._answers[message.id] = (now, asyncio.ensure_future(self._reply(message)))
             while self._answers and (len(self._answers) > REMEMBERED_ANSWERS
                                      or next(iter(self._answers.values()))[0] < now - REMEMBERED_SECONDS):
                 self._answers.popitem(last=False)
         reply = await asyncio.shield(remembered[1])
-        self.bus.publish(self.bus.node_channel(message["from"]), reply)
+        self.bus.publish(self.bus.node_channel(message.sender), dump(reply))
 
-    async def _reply(self, message: dict) -> dict:
-        reply = {"t": "reply", "id": message["id"]}
-        handler = self._ops.get(str(message.get("op")))
+    async def _reply(self, message: Request) -> Reply:
+        handler = self._ops.get(message.op)
         try:
             if handler is None:
-                raise LookupError(f"unknown request {message.get('op')!r}")
-            reply["body"] = await handler(message.get("body") or {})
+                raise LookupError(f"unknown request {message.op!r}")
+            return Reply(id=message.id, body=await handler(message.body))
         except Exception as exc:  # the caller gets the error; this process goes on
             as_dict = getattr(exc, "as_dict", None)
-            reply["error"] = dict(as_dict(), status=getattr(exc, "status", 503)) if as_dict else {
+            error = dict(as_dict(), status=getattr(exc, "status", 503)) if as_dict else {
                 "code": "remote_failure", "message": str(exc) or type(exc).__name__, "status": 503}
-        return reply
+            return Reply(id=message.id, error=error)
 
     def close(self) -> None:
         for future in self._pending.values():

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Callable
 
 from app.cluster.bus import Bus
+from app.cluster.messages import RoomMessage, ToSockets, ZombieSeats, dump
 from app.cluster.presence import Presence
 from app.live.room import LiveRoom
 
@@ -34,7 +35,7 @@ class ClusterRoom(LiveRoom):
     def zombies_changed(self) -> None:
         super().zombies_changed()
         if self.absence is not None:
-            self.publish({"t": "zombies", "seats": sorted(self.zombie_seats())})
+            self.publish(ZombieSeats(seats=sorted(self.zombie_seats())))
 
     def heard_zombies(self, seats) -> None:
         if self.absence is None and isinstance(seats, list):
@@ -54,13 +55,14 @@ class ClusterRoom(LiveRoom):
 
     # --- pushes through Redis ------------------------------------------------------------------
 
-    def publish(self, message: dict) -> None:
-        self.bus.publish(self.channel, dict(message, node=self.bus.node_id))
+    def publish(self, message: RoomMessage) -> None:
+        """Send ``message`` to every process that holds the room (this one ignores its own)."""
+        self.bus.publish(self.channel, dict(dump(message), node=self.bus.node_id))
 
     def push_to(self, message: dict, seats: set[int] | None = None, local_only: bool = False) -> None:
         super().push_to(message, seats)
         if not local_only:
-            self.publish({"t": "to", "message": message, "seats": sorted(seats) if seats is not None else None})
+            self.publish(ToSockets(message=message, seats=sorted(seats) if seats is not None else None))
 
 
 class _Announced(set):

@@ -74,8 +74,8 @@ def test_counts_are_stored_before_they_are_announced_and_the_last_announcement_i
                 await pa.announce("r", publish)
             await first
             assert len(announced) == 2
-            assert stored_then == [m["counts"] for m in announced]
-            assert announced[-1]["counts"] == {"aki": 1, "ben": 1, "": 2}
+            assert stored_then == [m.counts for m in announced]
+            assert announced[-1].counts == {"aki": 1, "ben": 1, "": 2}
             late = Presence(b, 5)
             await late.load("r")
             assert late.connected("r") == Counter({"aki": 1, "ben": 1, None: 2})
