@@ -28,6 +28,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.accounts.models import Account, AccountSession
+from app.cluster.messages import CredentialsEnded, dump, parse
 from app.models import utcnow
 
 log = logging.getLogger("asobiba.accounts")
@@ -74,7 +75,7 @@ class LiveSessions:
         """Hear the other processes' endings (subscribed before the bus starts)."""
         self._bus = bus
         self._channel = bus.key("credentials")
-        bus.subscribe(self._channel, lambda message: self._end_here(message.get("keys") or []))
+        bus.subscribe(self._channel, self._heard)
 
     def start(self, db) -> None:
         self._db = db
@@ -124,7 +125,14 @@ class LiveSessions:
             return
         self._end_here(keys)
         if self._bus is not None:
-            self._bus.publish(self._channel, {"keys": keys})
+            self._bus.publish(self._channel, dump(CredentialsEnded(keys=keys)))
+
+    def _heard(self, raw: dict) -> None:
+        """Another process ended credentials (a malformed message is refused by ``parse``: the
+        bus logs it, and the periodic look in the database still catches those endings)."""
+        message = parse(raw)
+        if isinstance(message, CredentialsEnded):
+            self._end_here(message.keys)
 
     def _end_here(self, keys: list[str]) -> None:
         for key in keys:

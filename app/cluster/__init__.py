@@ -10,4 +10,5 @@ mirror or show a room's match), ``ownership`` (the rooms this process runs), ``m
 ``sweep`` (heartbeats, lease renewal, take-overs); ``presence`` (who is connected, over all
 processes); ``room`` and ``hub`` (the live room and hub wired to these); ``limits`` (rate-limit
 buckets shared in Redis). Imports go one way: app.cluster uses app.live, app.models, app.errors
-and app.limits; nothing outside imports it but the wiring."""
+and app.limits; nothing outside imports it but the wiring (and
+app.accounts.live_sessions, for its message)."""

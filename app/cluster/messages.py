@@ -8,7 +8,8 @@ filled in by ``ClusterRoom.publish``): ``Views`` (the owner's views of a version
 (one process's socket counts), ``ToSockets`` (a room-wide push such as chat), ``RoomChanged``
 (seats or status changed in the database), ``ZombieSeats`` (the owner's bots play for absent
 people). On a process's own channel: ``Request`` and ``Reply`` (``app/cluster/requests.py``) and
-``Probe`` (the bus checking that its subscriptions still hear).
+``Probe`` (the bus checking that its subscriptions still hear). On the ``credentials`` channel:
+``CredentialsEnded`` (app/accounts/live_sessions.py).
 
 A views message carries every seat's encoded view of one version, keyed by ``seat_key``: the
 seat's number as text, or ``SPECTATOR`` for the spectators' view.
@@ -94,7 +95,16 @@ class Probe(_Message):
     t: Literal["probe"] = "probe"
 
 
-Message = Annotated[Union[Views, PresenceCounts, ToSockets, RoomChanged, ZombieSeats, Request, Reply, Probe],
+class CredentialsEnded(_Message):
+    """On the cluster's ``credentials`` channel: these sessions or guest tokens were ended (logged
+    out, revoked, expired, claimed): every process closes their sockets and streams."""
+
+    t: Literal["credentials_ended"] = "credentials_ended"
+    keys: list[str]
+
+
+Message = Annotated[Union[Views, PresenceCounts, ToSockets, RoomChanged, ZombieSeats, Request, Reply, Probe,
+                          CredentialsEnded],
                     Field(discriminator="t")]
 RoomMessage = Views | PresenceCounts | ToSockets | RoomChanged | ZombieSeats
 

@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.cluster import messages
-from app.cluster.messages import (SPECTATOR, Probe, PresenceCounts, Reply, Request, RoomChanged, ToSockets, Views,
+from app.cluster.messages import (SPECTATOR, CredentialsEnded, Probe, PresenceCounts, Reply, Request, RoomChanged, ToSockets, Views,
                                   ZombieSeats, dump, parse, seat_key, view_texts)
 from app.live.wire import Encoded
 
@@ -24,6 +24,7 @@ WIRE = [
     (Reply, {"t": "reply", "id": "n1.7", "body": {"version": 8}}),
     (Reply, {"t": "reply", "id": "n1.7", "error": {"code": "stale_version", "message": "resync", "status": 409}}),
     (Probe, {"t": "probe"}),
+    (CredentialsEnded, {"t": "credentials_ended", "keys": ["session:s1", "guest:g1"]}),
 ]
 
 
