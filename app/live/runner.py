@@ -63,6 +63,9 @@ class MatchRunner:
         self.options = options
         self.state = state
         self.version = version
+        # The version since which the table is as it is now: later versions (if any) are platform
+        # votes only, which change nothing on it, so a move answering any of them is not stale.
+        self.table_version = version
         # "running", or "aborted" when an admin stopped the match (then it takes no more actions).
         self.status = status
         self.lock = asyncio.Lock()
@@ -137,7 +140,7 @@ class MatchRunner:
             if self.finished or self.status != "running":
                 raise ApiError(409, "match_over", f"the match is {'over' if self.finished else self.status}; no more actions are taken")
             request = platform.is_request(action)  # resign, abort...: not tied to a move or a turn
-            if version is not None and version != self.version and not request:
+            if version is not None and not self.table_version <= version <= self.version and not request:
                 raise ApiError(409, "stale_version",
                                f"version {version} is stale: the match is at version {self.version}; resync")
             awaited = self.awaited
@@ -189,6 +192,7 @@ class MatchRunner:
         before = self.awaited
         self.state = new_state
         self.version += 1
+        self.table_version = self.version
         self.views.advanced(self.version, new_state, self.table)
         # A clock timeout (SYSTEM acting for a seat) counts as that seat's move: its next clock is fresh.
         acted = action.get("seat", seat) if seat == SYSTEM else seat

@@ -251,3 +251,22 @@ def test_the_lobby_makes_a_table_casual_and_the_leaderboard_tells_players_apart(
     assert loser["shown"].endswith("?") and int(loser["shown"][:-1]) > 0  # lichess-style "1400?"
     profile = httpx.get(f"{server.base_url}/api/players/{aya2.player_id}").json()
     assert profile["tag"] == loser["tag"] and profile["ratings"][0]["shown"] == loser["shown"]
+
+
+def test_a_vote_does_not_make_the_awaited_players_move_stale(server):
+    """A vote or a no changes nothing on the table, so a move made on the table as it was just
+    before it still applies: otherwise an opponent proposing (or proposing and declining, over and
+    over) to abort would refuse every move of the player whose turn it is, until their clock ran out."""
+    room_id, (aki, ben) = started(server)
+    before = aki.get(f"/api/rooms/{room_id}/view").json()
+    assert before["version"] == 0 and 0 in before["awaiting"] and before["legal_actions"]
+    for request in ({"platform": "abort"}, {"platform": "decline", "kind": "abort"}, {"platform": "abort"}):
+        assert act(ben, room_id, request).status_code == 200
+    moved = act(aki, room_id, before["legal_actions"][0])  # answers version 0, the same table
+    assert moved.status_code == 200, moved.text
+    assert moved.json()["version"] == 4 and moved.json()["platform"]["abort_votes"] == [1]
+    # a move is still refused when the table moved on since the version it answers
+    after = ben.get(f"/api/rooms/{room_id}/view").json()
+    assert 1 in after["awaiting"]
+    refused = act(ben, room_id, after["legal_actions"][0])  # version 0: before Aki's move
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "stale_version"
