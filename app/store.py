@@ -146,7 +146,7 @@ def load_match(session: Session, match_id: str) -> MatchInfo:
                            .where(MatchAction.match_id == match_id, MatchAction.idx >= match.version)
                            .order_by(MatchAction.idx)).all()
     # Platform actions (votes, an early end) do not change the engine's state, so the snapshot
-    # does not hold them: the table is folded from all of them (a few rows at most).
+    # does not hold them: the table is folded from all of them (MAX_VOTES_PER_SEAT per seat at most).
     votes = session.execute(select(MatchAction.seat, MatchAction.action)
                             .where(MatchAction.match_id == match_id, MatchAction.idx < match.version,
                                    MatchAction.seat == platform.PLATFORM).order_by(MatchAction.idx)).all()

@@ -22,6 +22,10 @@ from dataclasses import dataclass, field, replace
 PLATFORM = -2  # the log's seat for platform actions (SYSTEM, the engines' automatic steps, is -1)
 REQUESTS = ("resign", "abort", "decline", "claim")
 VOTE_KINDS = ("abort", "resign")
+# Votes and noes one seat may log in a match: a proposal and a no cost a version, a log row and a
+# push to every seat each, and a resume folds them all, so proposing and declining over and over
+# must stop somewhere (a real table needs a handful).
+MAX_VOTES_PER_SEAT = 20
 
 
 class PlatformRefusal(Exception):
@@ -40,6 +44,7 @@ class Table:
     resign_votes: frozenset = frozenset()
     ended: dict | None = None
     status: str = "running"  # "finished" or "aborted" once ended
+    voters: tuple = ()  # the seat of each vote and no logged so far (MAX_VOTES_PER_SEAT each)
 
     def as_view(self, seat: int | None, teams: list | None) -> dict:
         """What ``seat`` may see: every abort vote (the table decides together), and its own
@@ -84,12 +89,14 @@ def fold(table: Table, action: dict) -> Table:
     kind = action.get("platform")
     if kind == "vote":
         field_name = f"{action['kind']}_votes"
-        return replace(table, **{field_name: getattr(table, field_name) | {action["seat"]}})
+        return replace(table, **{field_name: getattr(table, field_name) | {action["seat"]}},
+                       voters=(*table.voters, action["seat"]))
     if kind == "decline":
+        voters = (*table.voters, action["seat"])
         if action["kind"] == "abort":
-            return replace(table, abort_votes=frozenset())
+            return replace(table, abort_votes=frozenset(), voters=voters)
         mates = set(action.get("team") or [action["seat"]])
-        return replace(table, resign_votes=frozenset(s for s in table.resign_votes if s not in mates))
+        return replace(table, resign_votes=frozenset(s for s in table.resign_votes if s not in mates), voters=voters)
     if kind == "end":
         return replace(table, ended=action["outcome"], abort_votes=frozenset(), resign_votes=frozenset(),
                        status="aborted" if action["kind"] == "aborted" else "finished")
@@ -98,6 +105,14 @@ def fold(table: Table, action: dict) -> Table:
 
 def decide(table: Table, seat: int, request: dict, seats: Seats) -> dict:
     """The logged action for ``seat``'s request, or ``PlatformRefusal`` (nothing to log)."""
+    decided = _decide(table, seat, request, seats)
+    if decided["platform"] != "end" and table.voters.count(seat) >= MAX_VOTES_PER_SEAT:
+        raise PlatformRefusal(409, "too_many_votes", f"you have proposed or declined {MAX_VOTES_PER_SEAT} times in "
+                              "this match: play on, resign, or leave the table")
+    return decided
+
+
+def _decide(table: Table, seat: int, request: dict, seats: Seats) -> dict:
     if not isinstance(request, dict) or set(request) - {"platform", "kind"}:
         raise PlatformRefusal(400, "invalid_action", 'a platform action is {"platform": "resign" | "abort" | '
                               '"decline" | "claim"} (decline names its "kind": "abort" or "resign")')

@@ -270,3 +270,21 @@ def test_a_vote_does_not_make_the_awaited_players_move_stale(server):
     assert 1 in after["awaiting"]
     refused = act(ben, room_id, after["legal_actions"][0])  # version 0: before Aki's move
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "stale_version"
+
+
+def test_proposing_and_declining_over_and_over_stops(server, database_url):
+    """Each vote or no is a logged version pushed to every seat: one seat may log a bounded number
+    of them in a match (then 409 too_many_votes, nothing logged); the others still can."""
+    from app.endings.actions import MAX_VOTES_PER_SEAT
+    room_id, (aki, ben) = started(server)
+    for _ in range(MAX_VOTES_PER_SEAT // 2):
+        assert act(ben, room_id, {"platform": "abort"}).status_code == 200
+        assert act(ben, room_id, {"platform": "decline", "kind": "abort"}).status_code == 200
+    refused = act(ben, room_id, {"platform": "abort"})
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "too_many_votes"
+    assert aki.get(f"/api/rooms/{room_id}/view").json()["version"] == MAX_VOTES_PER_SEAT
+    assert act(aki, room_id, {"platform": "abort"}).status_code == 200  # Aki's own count
+    ended = act(ben, room_id, {"platform": "resign"})  # ending the match is never refused
+    assert ended.status_code == 200 and ended.json()["outcome"]["ending"] == "resigned"
+    _, log = stored_match(database_url, room(server, room_id)["match_id"])
+    assert len([a for s, a in log if s == -2]) == MAX_VOTES_PER_SEAT + 2
