@@ -71,7 +71,16 @@ export class MatchControls {
         h("p", {}, t(`${names(abort)} proposed to abort the match (it will not be rated).`, `${names(abort)}さんが対戦の中止を提案しました（レーティング対象外になります）。`),
           waiting.length ? ` ${t(`Waiting for: ${names(waiting)}`, `返事待ち：${names(waiting)}`)}` : ""), ...buttons));
     }
-    const resign = platform.resign_votes || [];
+    const allResign = platform.resign_votes || [];
+    const myTeam = ((m.view && m.view.teams) || []).find((tm) => tm.includes(me)) || [me];
+    const resign = allResign.filter((s) => myTeam.includes(s));
+    const theirs = allResign.filter((s) => !myTeam.includes(s));
+    if (theirs.length) {
+      parts.push(h("div", { id: "concede-theirs", class: "proposal", role: "status" },
+        h("p", {}, me == null
+          ? t(`${names(theirs)} proposed that their team concede.`, `${names(theirs)}さんがチームの投了を提案しました。`)
+          : t(`The other team: ${names(theirs)} proposed to concede.`, `相手チーム：${names(theirs)}さんが投了を提案しました。`))));
+    }
     if (resign.length) {
       const buttons = resign.includes(me) ? [] : [
         h("button", { type: "button", id: "concede-agree", onclick: () => page.act({ platform: "resign" }) }, t("Agree to concede", "投了に賛成")),

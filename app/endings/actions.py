@@ -47,11 +47,11 @@ class Table:
     voters: tuple = ()  # the seat of each vote and no logged so far (MAX_VOTES_PER_SEAT each)
 
     def as_view(self, seat: int | None, teams: list | None) -> dict:
-        """What ``seat`` may see: every abort vote (the table decides together), and its own
-        team's votes to concede (the other side does not learn that a team is thinking of it)."""
-        mates = team_of(seat, teams) if seat is not None else set()
-        return {"abort_votes": sorted(self.abort_votes),
-                "resign_votes": sorted(s for s in self.resign_votes if s in mates)}
+        """What every seat and spectator sees: the open abort votes and votes to concede. Votes are
+        public on purpose: each one is a version of the match pushed to every seat, so a vote kept
+        from the other team would still show there as a version that changed nothing (a review
+        found exactly that); a proposal to concede is said openly, like a draw offer."""
+        return {"abort_votes": sorted(self.abort_votes), "resign_votes": sorted(self.resign_votes)}
 
 
 @dataclass(frozen=True)

@@ -117,10 +117,11 @@ def test_a_team_concedes_only_by_its_members_votes(server):
     other = teams[1][0]
     voted = act(apis[first], room_id, {"platform": "resign"}).json()
     assert voted["outcome"] is None and voted["platform"]["resign_votes"] == [first]
-    # the other team does not learn that this team thinks of conceding
+    # A proposal to concede is public: its version reaches every seat anyway, so the other team
+    # and spectators are told what it is rather than left to infer it from a version bump.
     theirs = apis[other].get(f"/api/rooms/{room_id}/view").json()
-    assert theirs["platform"]["resign_votes"] == []
-    assert httpx.get(f"{server.base_url}/api/rooms/{room_id}/view").json()["platform"]["resign_votes"] == []
+    assert theirs["platform"]["resign_votes"] == [first]
+    assert httpx.get(f"{server.base_url}/api/rooms/{room_id}/view").json()["platform"]["resign_votes"] == [first]
     assert apis[mate].get(f"/api/rooms/{room_id}/view").json()["platform"]["resign_votes"] == [first]
     ended = act(apis[mate], room_id, {"platform": "resign"}).json()
     outcome = ended["outcome"]
