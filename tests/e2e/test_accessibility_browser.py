@@ -105,7 +105,14 @@ def test_the_flash_is_still_with_reduced_motion(server, browser):
         add_bot(page, 2)
         start_match(page)
         wait_for_table(page, CONTROLS)
-        page.locator(".just-changed").first.wait_for(timeout=30_000)
+        # Something must change on the table: when the first decision is Aki's (the bots wait for
+        # her), she plays; the old wait for a bot's change timed out whenever Aki dealt.
+        page.wait_for_function("""() => {
+          if (document.querySelector('.just-changed')) return true;
+          const mine = document.querySelector('#table button:not([disabled])');
+          if (mine) mine.click();
+          return false;
+        }""", polling=500, timeout=60_000)
         looks[motion] = page.locator(".just-changed").first.evaluate(
             "e => { const s = getComputedStyle(e); return [s.animationName, s.outlineStyle]; }")
     assert looks["no-preference"][0] == "just-changed"
