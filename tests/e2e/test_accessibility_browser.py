@@ -25,7 +25,7 @@ def database_url(tmp_path):
         yield url
 
 
-CASES = [("synomilia", 2, {"reveal_delay": 0}), ("peribit", 2, {}), ("three_magic", 3, {"short_game": True}),
+CASES = [("synomilia", 2, {"reveal_delay": 0}), ("peribit", 2, {}), ("three_magic", 3, {"short_game": True, "call_window": 0.5}),
          ("mipolin", 3, {}), ("makelandia", 4, {})]
 CONTROLS = ".game button:not(.mipolin-nb-clear):not([disabled]), .mipolin-area.can"
 # every text the live region says, in order (installed before the page's own scripts)
