@@ -24,6 +24,7 @@ from app.limits import Limiter
 from app.live.hub import Hub
 from app.live.writer import ActionWriter
 from app.observability import metrics as observed
+from app.observability.loop_lag import LoopLagProbe
 from app.observability.middleware import ObservabilityMiddleware
 from app import api_docs, compression, openapi_links, ratings, unavailable
 from app.assets import AssetTable, StaticAssets
@@ -63,8 +64,11 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     writer = ActionWriter(make_session_factory(writer_engine), settings.commit_window_ms / 1000,
                           settings.commit_max_batch)
 
+    lag_probe = LoopLagProbe(settings.loop_lag_interval_ms / 1000)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        lag_probe.start()
         writer.start()
         await app.state.hub.resume_running()
         app.state.live_sessions.start(db)
@@ -75,6 +79,7 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
         writer_engine.dispose()
         db.close()
         app.state.password_work.close()
+        lag_probe.stop()
 
     app = FastAPI(title="Asobiba", version="0.1.0", lifespan=lifespan,
                   docs_url=None, redoc_url=None,  # served by app/api_docs.py from our own origin

@@ -158,6 +158,8 @@ class Settings(BaseSettings):
     # dicts and lists (views, messages, frames); at 700 the collector ran several times per move
     # and its older generations rescanned every room's state. 0 keeps Python's default.
     gc_young_threshold: int = 50_000
+    # The loop-lag probe's period (app/observability/loop_lag.py), in milliseconds; 0 = off.
+    loop_lag_interval_ms: int = 25
 
     @field_validator("admin_token", "metrics_token")
     @classmethod

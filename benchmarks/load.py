@@ -65,6 +65,14 @@ def pct(values: list[float], q: float) -> float | None:
     return round(values[min(len(values) - 1, max(0, -(-q * len(values) // 100) - 1))], 2)
 
 
+def raise_open_file_limit() -> None:
+    """Thousands of sockets: this process's soft limit up to its hard limit."""
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -72,8 +80,10 @@ def free_port() -> int:
 
 
 class Stats:
-    def __init__(self):
-        self.running = False
+    def __init__(self, pace: tuple[float, float] | None = None):
+        self.pace = pace  # (low, high) seconds a seat thinks before it moves; None: at once
+        self.running = False  # seats play
+        self.t_start = 0.0  # moves are counted between t_start and t_end
         self.t_end = float("inf")
         self.moves = 0
         self.latencies: list[float] = []
@@ -85,7 +95,13 @@ class Stats:
         self.spectator_frames = 0
 
     def live(self, now: float) -> bool:
-        return self.running and now <= self.t_end
+        return self.running and self.t_start <= now <= self.t_end
+
+    def new_window(self, duration: float) -> None:
+        self.moves, self.latencies, self.view_frames, self.view_bytes = 0, [], 0, 0
+        self.errors, self.spectator_frames = collections.Counter(), 0
+        self.t_start = time.perf_counter()
+        self.t_end = self.t_start + duration
 
 
 class Room:
@@ -153,12 +169,27 @@ async def on_view(room: Room, seat: int, message: dict, size: int, stats: Stats,
             room.rematch_asked[seat] = room.match_id  # each seat's yes over its own socket
             await ws.send('{"type":"rematch"}')
         return
-    if not stats.live(now) or not message["legal_actions"] or room.sent_at[seat] >= version:
+    if not stats.running or not message["legal_actions"] or room.sent_at[seat] >= version:
         return
     room.sent_at[seat] = version
+    action = rng.choice(message["legal_actions"])
+    if stats.pace is None:
+        await act(room, seat, version, action, ws)
+    else:  # a person's pace: think, then move if the table is still where it was
+        match_id = room.match_id
+        asyncio.get_running_loop().call_later(rng.uniform(*stats.pace), lambda: asyncio.ensure_future(
+            act(room, seat, version, action, ws, stats, match_id)))
+
+
+async def act(room: Room, seat: int, version: int, action, ws, stats: Stats | None = None,
+              match_id: str | None = None) -> None:
+    if stats is not None and (not stats.running or room.match_id != match_id or room.versions[seat] != version):
+        return  # the match moved on while the seat thought (or the run is over)
     room.pending.setdefault(version, time.perf_counter())
-    await ws.send(orjson.dumps({"type": "action", "action": rng.choice(message["legal_actions"]),
-                                "version": version}).decode())
+    try:
+        await ws.send(orjson.dumps({"type": "action", "action": action, "version": version}).decode())
+    except Exception:
+        pass  # a closed socket: its reader records how
 
 
 async def spectator_socket(room_id: str, url: str, stats: Stats, joined: list[int]) -> None:
@@ -201,16 +232,21 @@ async def make_room(http: httpx.AsyncClient, stats: Stats, index: int) -> Room:
 
 
 async def commit_figures(http: httpx.AsyncClient) -> dict[str, float]:
-    """Sums and counts of the server's commit histograms (its /metrics)."""
+    """Sums and counts of the server's commit, pause and loop-lag metrics (its /metrics). Reading
+    them also restarts the server's "largest since the previous scrape" gauges."""
     text = (await http.get("/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})).text
     wanted = ("asobiba_commit_latency_seconds_sum", "asobiba_commit_latency_seconds_count",
-              "asobiba_commit_batch_actions_sum", "asobiba_gc_pause_seconds_sum", "asobiba_gc_pause_seconds_count")
+              "asobiba_commit_batch_actions_sum", "asobiba_gc_pause_seconds_sum", "asobiba_gc_pause_seconds_count",
+              "asobiba_gc_pause_seconds_bucket", "asobiba_gc_collected_objects_total", "asobiba_loop_lag",
+              "asobiba_gc_pause_max_seconds")
     return {line.split()[0]: float(line.split()[1]) for line in text.splitlines() if line.startswith(wanted)}
 
 
-def commit_summary(before: dict, after: dict, wall: float) -> dict:
-    """Commits and garbage collections in the window: actions per commit, mean commit time, the
-    share of the window spent in collections and their count and mean pause per generation."""
+def commit_summary(before: dict, after: dict, wall: float, moves: int) -> dict:
+    """Commits, garbage collections and loop stops in the window: actions per commit, mean commit
+    time, the share of the window spent in collections, their count and mean pause per generation,
+    objects they found in reference cycles per move, the longest collection and loop lag, and how
+    many lag probes found the loop held for more than 20 ms."""
     def delta(name):
         return after.get(name, 0.0) - before.get(name, 0.0)
 
@@ -221,17 +257,116 @@ def commit_summary(before: dict, after: dict, wall: float) -> dict:
         count = delta(f'asobiba_gc_pause_seconds_count{{generation="{generation}"}}')
         seconds = delta(f'asobiba_gc_pause_seconds_sum{{generation="{generation}"}}')
         gc[generation] = [int(count), round(1000 * seconds / count, 1) if count else None]
+    gc_over_20 = sum(delta(f'asobiba_gc_pause_seconds_count{{generation="{g}"}}')
+                     - delta(f'asobiba_gc_pause_seconds_bucket{{generation="{g}",le="0.02"}}') for g in "012")
+    cycles = sum(delta(f'asobiba_gc_collected_objects_total{{generation="{g}"}}') for g in "012")
     return {"commits": int(commits),
             "actions_per_commit": round(delta("asobiba_commit_batch_actions_sum") / commits, 1) if commits else None,
             "commit_ms_mean": round(1000 * delta("asobiba_commit_latency_seconds_sum") / commits, 2) if commits else None,
-            "gc_pct": round(100 * gc_total / wall, 1), "gc_count_ms_by_generation": gc}
+            "gc_pct": round(100 * gc_total / wall, 1), "gc_count_ms_by_generation": gc,
+            "gc_pause_max_ms": round(1000 * after.get("asobiba_gc_pause_max_seconds", 0.0), 1),
+            "gc_pauses_over_20ms": int(gc_over_20),
+            "gc_cycle_objects_per_move": round(cycles / moves, 2) if moves else None,
+            "loop_lag_max_ms": round(1000 * after.get("asobiba_loop_lag_max_seconds", 0.0), 1),
+            "loop_lag_p99_bucket_ms": lag_quantile(before, after, 0.99),
+            "loop_lags_over_20ms": int(delta("asobiba_loop_lag_seconds_count")
+                                       - delta('asobiba_loop_lag_seconds_bucket{le="0.02"}'))}
 
 
-async def in_batches(n: int, size: int, make):
+def lag_quantile(before: dict, after: dict, q: float) -> float | None:
+    """The upper bound (ms) of the loop-lag histogram's bucket that holds quantile ``q``."""
+    total = after.get("asobiba_loop_lag_seconds_count", 0.0) - before.get("asobiba_loop_lag_seconds_count", 0.0)
+    if total <= 0:
+        return None
+    bounds = sorted((float(name.split('le="')[1].rstrip('"}')), name) for name in after
+                    if name.startswith("asobiba_loop_lag_seconds_bucket") and "+Inf" not in name)
+    for bound, name in bounds:
+        if after[name] - before.get(name, 0.0) >= q * total:
+            return round(1000 * bound, 1)
+    return None
+
+
+async def in_batches(n: int, size: int, make, first: int = 0):
     out = []
-    for start in range(0, n, size):
-        out.extend(await asyncio.gather(*(make(i) for i in range(start, min(n, start + size)))))
+    for start in range(first, first + n, size):
+        out.extend(await asyncio.gather(*(make(i) for i in range(start, min(first + n, start + size)))))
     return out
+
+
+class Tables:
+    """The rooms of a run with their sockets: players' (and spectators') reader tasks."""
+
+    def __init__(self, http: httpx.AsyncClient, url: str, stats: Stats, rng: random.Random):
+        self.http, self.url, self.stats, self.rng = http, url, stats, rng
+        self.rooms: list[Room] = []
+        self.tasks: list[asyncio.Future] = []
+        self.joined = [0]
+
+    async def make(self, n: int) -> list[Room]:
+        """``n`` more rooms over REST, started, nobody connected yet."""
+        rooms = await in_batches(n, 50, lambda i: make_room(self.http, self.stats, i), len(self.rooms))
+        self.rooms.extend(rooms)
+        return rooms
+
+    async def connect(self, rooms: list[Room], spectators_each: int = 0, timeout: float = 180.0) -> int:
+        """Open both seats' sockets of ``rooms`` (and ``spectators_each`` spectators per room) and
+        wait until every one holds its first view; returns how many did."""
+        ready, counter = asyncio.Event(), [0]
+        for index, room in enumerate(rooms):
+            for seat in (0, 1):
+                self.tasks.append(asyncio.ensure_future(player_socket(room, seat, self.url, self.stats, self.rng,
+                                                                      ready, counter, len(rooms))))
+            for _ in range(spectators_each):
+                self.tasks.append(asyncio.ensure_future(spectator_socket(room.id, self.url, self.stats, self.joined)))
+            if index % 100 == 99:
+                await asyncio.sleep(0.05)  # do not open thousands of handshakes in one go
+        try:
+            await asyncio.wait_for(ready.wait(), timeout=timeout)
+        except asyncio.TimeoutError:
+            pass
+        return counter[0]
+
+    async def play(self, rooms: list[Room]) -> None:
+        """First moves: ask for the views already pushed again (they came before the run began)."""
+        for room in rooms:
+            for seat, ws in enumerate(room.sockets):
+                if ws is not None:
+                    try:
+                        await ws.send(orjson.dumps({"type": "sync", "version": room.versions[seat]}).decode())
+                    except Exception:
+                        pass
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+def latency_figures(stats: Stats, wall: float) -> dict:
+    lat = sorted(stats.latencies)
+    return {"moves": stats.moves, "moves_per_s": round(stats.moves / wall, 1),
+            "lat_ms_p50": pct(lat, 50), "lat_ms_p95": pct(lat, 95), "lat_ms_p99": pct(lat, 99),
+            "lat_ms_max": round(lat[-1], 2) if lat else None}
+
+
+async def measure(http, stats: Stats, server_pid: int, duration: float) -> dict:
+    """One window of ``duration`` seconds: moves, latency, CPU of both sides, the server's commits,
+    pauses and loop lag."""
+    commits0 = await commit_figures(http)  # before the window: it waits behind every socket
+    srv0, cpu0 = proc_ticks(server_pid), os.times()
+    stats.new_window(duration)
+    await asyncio.sleep(max(0.0, stats.t_end - time.perf_counter()))
+    wall = time.perf_counter() - stats.t_start
+    srv1, cpu1 = proc_ticks(server_pid), os.times()
+    counted = {**latency_figures(stats, wall), "view_frames": stats.view_frames, "view_bytes": stats.view_bytes,
+               "errors": dict(stats.errors), "spectator_frames": stats.spectator_frames}
+    commits1 = await commit_figures(http)
+    server_s = (srv1 - srv0) / CLK_TCK if srv0 is not None and srv1 is not None else None
+    return {**counted,
+            "server_cpu_pct": round(100 * server_s / wall, 1) if server_s is not None else None,
+            "server_cpu_us_per_move": round(1e6 * server_s / stats.moves, 1) if server_s and stats.moves else None,
+            "load_cpu_pct": round(100 * ((cpu1.user - cpu0.user) + (cpu1.system - cpu0.system)) / wall, 1),
+            **commit_summary(commits0, commits1, wall, stats.moves)}
 
 
 async def run_load(args, base: str, server_pid: int) -> dict:
@@ -240,74 +375,95 @@ async def run_load(args, base: str, server_pid: int) -> dict:
     url = base.replace("http://", "ws://")
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
+        tables = Tables(http, url, stats, rng)
         t0 = time.perf_counter()
         rss_empty = proc_rss(server_pid)
-        rooms = await in_batches(args.rooms, 50, lambda i: make_room(http, stats, i))
+        await tables.make(args.rooms)
         watched = await make_room(http, stats, args.rooms) if args.spectators else None
-        all_rooms = rooms + ([watched] if watched else [])
+        all_rooms = tables.rooms + ([watched] if watched else [])
         await asyncio.sleep(1.0)
         rss_rooms = proc_rss(server_pid)
-        ready = asyncio.Event()
-        counter = [0]
-        tasks = []
-        for room in all_rooms:
-            for seat in (0, 1):
-                tasks.append(asyncio.ensure_future(player_socket(room, seat, url, stats, rng, ready, counter,
-                                                                 len(all_rooms))))
-            if len(tasks) % 200 == 0:
-                await asyncio.sleep(0.05)  # do not open thousands of handshakes in one go
-        joined = [0]
+        live_rooms = await tables.connect(list(tables.rooms), timeout=args.setup_timeout)
         if watched:
+            tables.rooms.append(watched)
+            counter = [0]
+            for seat in (0, 1):
+                tables.tasks.append(asyncio.ensure_future(player_socket(watched, seat, url, stats, rng,
+                                                                        asyncio.Event(), counter, 1)))
             for i in range(args.spectators):
-                tasks.append(asyncio.ensure_future(spectator_socket(watched.id, url, stats, joined)))
+                tables.tasks.append(asyncio.ensure_future(spectator_socket(watched.id, url, stats, tables.joined)))
                 if i % 100 == 99:
                     await asyncio.sleep(0.05)
-        try:
-            await asyncio.wait_for(ready.wait(), timeout=args.setup_timeout)
-        except asyncio.TimeoutError:
-            pass
-        live_rooms = counter[0]
+            deadline = time.perf_counter() + args.setup_timeout
+            while (counter[0] < 1 or tables.joined[0] < args.spectators) and time.perf_counter() < deadline:
+                await asyncio.sleep(0.1)
+            live_rooms += counter[0]
         setup_s = time.perf_counter() - t0
         await asyncio.sleep(1.0)
         rss_sockets = proc_rss(server_pid)
-
-        commits0 = await commit_figures(http)  # before the window: it waits behind every socket
-        srv0, cpu0 = proc_ticks(server_pid), os.times()
-        w0 = time.perf_counter()
-        stats.running, stats.t_end = True, w0 + args.duration
-        for room in all_rooms:  # first moves: the views already pushed
-            for seat, ws in enumerate(room.sockets):
-                if ws is not None:
-                    await ws.send(orjson.dumps({"type": "sync", "version": room.versions[seat]}).decode())
-        await asyncio.sleep(max(0.0, stats.t_end - time.perf_counter()))
+        stats.running = True
+        stats.new_window(args.duration)  # counting starts with the first moves
+        await tables.play(all_rooms)
+        window = await measure(http, stats, server_pid, args.duration)
         stats.running = False
-        wall = time.perf_counter() - w0
-        srv1, cpu1 = proc_ticks(server_pid), os.times()
-        commits1 = await commit_figures(http)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await tables.close()
 
-    lat = sorted(stats.latencies)
     sockets = 2 * len(all_rooms) + args.spectators
+    view_frames, view_bytes = window.pop("view_frames"), window.pop("view_bytes")
     return {
         "impl": "asobiba", "rooms": args.rooms, "spectators": args.spectators, "duration_s": args.duration,
-        "database": "postgresql" if args.postgres else "sqlite",
-        "moves": stats.moves, "moves_per_s": round(stats.moves / wall, 1),
-        "lat_ms_p50": pct(lat, 50), "lat_ms_p95": pct(lat, 95), "lat_ms_p99": pct(lat, 99),
-        "lat_ms_max": round(lat[-1], 2) if lat else None,
-        "server_cpu_pct": round(100 * (srv1 - srv0) / CLK_TCK / wall, 1) if srv0 is not None and srv1 is not None else None,
-        "load_cpu_pct": round(100 * ((cpu1.user - cpu0.user) + (cpu1.system - cpu0.system)) / wall, 1),
-        "bytes_per_view": round(stats.view_bytes / stats.view_frames) if stats.view_frames else None,
-        "errors": dict(stats.errors), "closes": dict(stats.closes), "http_5xx": stats.http_5xx,
+        "database": "postgresql" if args.postgres else "sqlite", **window,
+        "bytes_per_view": round(view_bytes / view_frames) if view_frames else None,
+        "closes": dict(stats.closes), "http_5xx": stats.http_5xx,
         "rooms_live": live_rooms, "rooms_played": sum(1 for r in all_rooms if r.moves > 0), "rooms_total": len(all_rooms),
-        "spectators_joined": joined[0], "spectator_frames": stats.spectator_frames,
-        "setup_s": round(setup_s, 1),
-        **commit_summary(commits0, commits1, wall),
+        "spectators_joined": tables.joined[0], "setup_s": round(setup_s, 1),
         "rss_mb": round(rss_sockets / 2**20, 1),
         "rss_kb_per_idle_room": round((rss_rooms - rss_empty) / 1024 / max(1, len(all_rooms)), 1),
         "rss_kb_per_idle_socket": round((rss_sockets - rss_rooms) / 1024 / max(1, sockets), 1),
     }
+
+
+async def run_pace(args, base: str, server_pid: int) -> dict:
+    """Human pace: every table's awaited seat thinks ``--pace`` seconds before it moves, one
+    spectator per table. Tables are added step by step (``--tables``) to the same server, the
+    earlier ones playing on; each step is measured for ``--duration`` seconds. It stops after the
+    first step whose p99 passes ``--p99-limit`` ms; the capacity is the last step under it."""
+    stats = Stats(pace=args.pace)
+    rng = random.Random(args.seed)
+    url = base.replace("http://", "ws://")
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+    steps = []
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
+        tables = Tables(http, url, stats, rng)
+        rss_empty = proc_rss(server_pid)
+        stats.running = True
+        for target in args.tables:
+            t0 = time.perf_counter()
+            first = len(tables.rooms)
+            live = await tables.connect(await tables.make(target - first), spectators_each=1,
+                                        timeout=args.setup_timeout)
+            await tables.play(tables.rooms[first:])
+            await asyncio.sleep(max(args.pace))  # every new table in play
+            window = await measure(http, stats, server_pid, args.duration)
+            window.pop("view_bytes")
+            rss = proc_rss(server_pid)
+            step = {"tables": len(tables.rooms), "new_tables_live": live, "setup_s": round(time.perf_counter() - t0, 1),
+                    **window, "rss_mb": round(rss / 2**20, 1),
+                    "rss_kb_per_table": round((rss - rss_empty) / 1024 / len(tables.rooms), 1),
+                    "spectators_joined": tables.joined[0], "closes": dict(stats.closes), "http_5xx": stats.http_5xx}
+            steps.append(step)
+            print(json.dumps({"step": step}), file=sys.stderr, flush=True)
+            if step["lat_ms_p99"] is None or step["lat_ms_p99"] > args.p99_limit:
+                break
+        stats.running = False
+        await tables.close()
+    passed = [s for s in steps if s["lat_ms_p99"] is not None and s["lat_ms_p99"] <= args.p99_limit]
+    best = passed[-1] if passed else None
+    return {"impl": "asobiba", "mode": "pace", "pace_s": list(args.pace), "p99_limit_ms": args.p99_limit,
+            "database": "postgresql" if args.postgres else "sqlite", "duration_s": args.duration,
+            "capacity_tables": best["tables"] if best else 0,
+            "capacity_reached": len(passed) < len(steps),
+            "rss_kb_per_table": best["rss_kb_per_table"] if best else None, "steps": steps}
 
 
 def fresh_postgres(url: str) -> tuple[str, callable]:
@@ -337,7 +493,14 @@ def main() -> int:
     parser.add_argument("--setup-timeout", type=float, default=180.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--env", action="append", default=[], help="extra server setting NAME=VALUE")
+    parser.add_argument("--pace", type=float, nargs=2, metavar=("LOW", "HIGH"), default=None,
+                        help="human pace: a seat thinks LOW..HIGH seconds before moving, one spectator per "
+                             "table, tables added step by step (--tables)")
+    parser.add_argument("--tables", type=int, nargs="+", default=[500, 1000, 2000, 4000],
+                        help="with --pace: the table counts to step through")
+    parser.add_argument("--p99-limit", type=float, default=100.0, help="with --pace: stop after a step over this")
     args = parser.parse_args()
+    spectators = args.spectators if args.pace is None else max(args.tables)
 
     pin = not args.no_pin and shutil.which("taskset") and (os.cpu_count() or 1) >= 2
     tmp = tempfile.mkdtemp(prefix="asobiba-load-")
@@ -348,9 +511,9 @@ def main() -> int:
         database_url = f"sqlite:///{tmp}/load.db"
     port = free_port()
     env = dict(os.environ, DATABASE_URL=database_url, HOST="127.0.0.1", PORT=str(port), LOG_LEVEL="WARNING",
-               BOT_THINK_SECONDS="0", MAX_SPECTATORS_PER_ROOM=str(max(200, args.spectators + 10)),
-               MAX_SPECTATORS_PER_IP=str(max(32, args.spectators + 10)),
-               MAX_OPEN_ROOMS_PER_PLAYER="1000000", METRICS_TOKEN=METRICS_TOKEN)
+               BOT_THINK_SECONDS="0", MAX_SPECTATORS_PER_ROOM=str(max(200, spectators + 10)),
+               MAX_SPECTATORS_PER_IP=str(max(32, spectators + 10)),
+               MAX_OPEN_ROOMS_PER_PLAYER="1000000", MAX_CONNECTIONS="1000000", METRICS_TOKEN=METRICS_TOKEN)
     for name in ("players", "rooms", "actions", "frames", "chat", "sockets"):  # a load test is not abuse
         for per in ("token", "ip"):
             env.setdefault(f"RATE_{name.upper()}_PER_{per.upper()}", "off")
@@ -378,7 +541,8 @@ def main() -> int:
             uvloop.install()
         except ImportError:
             pass
-        result = asyncio.run(run_load(args, base, server.pid))
+        raise_open_file_limit()
+        result = asyncio.run((run_pace if args.pace else run_load)(args, base, server.pid))
         result["pinned"] = "server:core0 load:core1" if pin else "no"
         result["at"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         print(json.dumps(result))

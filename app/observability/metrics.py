@@ -43,9 +43,16 @@ HTTP_LATENCY = Histogram("asobiba_http_request_duration_seconds", "HTTP request 
                          "response started, so long streams count their set-up only), by route template.",
                          ["route"], buckets=LATENCY_BUCKETS)
 
+# Pause buckets: finer around the 20 ms a player starts to feel (docs/operations.md).
+PAUSE_BUCKETS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 GC_PAUSE = Histogram("asobiba_gc_pause_seconds", "Pauses of Python's cyclic garbage collector, by "
                      "generation: every socket and room of the process waits them out.", ["generation"],
-                     buckets=LATENCY_BUCKETS)
+                     buckets=PAUSE_BUCKETS)
+GC_COLLECTED = Counter("asobiba_gc_collected_objects", "Objects the cyclic garbage collector found "
+                       "unreachable (garbage in reference cycles), by generation.", ["generation"])
+LOOP_LAG = Histogram("asobiba_loop_lag_seconds", "How late the event loop ran a timer due every "
+                     "LOOP_LAG_INTERVAL_MS: how long any callback, collection or burst held the loop.",
+                     buckets=PAUSE_BUCKETS)
 
 
 @functools.cache
@@ -84,17 +91,51 @@ def rate_limited(limit: str) -> None:
     RATE_LIMITED.labels(limit).inc()
 
 
+class _Largest:
+    """The largest value seen since the previous scrape (then it starts again from zero): a
+    histogram's buckets say how often a pause passed a bound, this says how long the worst one of
+    the scrape interval was. With several scrapers each sees the largest since any scrape."""
+
+    def __init__(self):
+        self.value = 0.0
+
+    def observe(self, value: float) -> None:
+        if value > self.value:
+            self.value = value
+
+    def take(self) -> float:
+        value, self.value = self.value, 0.0
+        return value
+
+
+GC_PAUSE_MAX = _Largest()
+LOOP_LAG_MAX = _Largest()
+
+
 def watch_gc() -> None:
-    """Time every collection of the garbage collector (``GC_PAUSE``); a server process calls this once."""
+    """Time every collection of the garbage collector (``GC_PAUSE``, ``GC_PAUSE_MAX``) and count
+    what it freed (``GC_COLLECTED``); a server process calls this once."""
     started = [0.0]
+    pauses = [_child(GC_PAUSE, str(generation)) for generation in range(3)]
+    collected = [_child(GC_COLLECTED, str(generation)) for generation in range(3)]
 
     def timed(phase: str, info: dict) -> None:
         if phase == "start":
             started[0] = time.perf_counter()
         else:
-            _child(GC_PAUSE, str(info["generation"])).observe(time.perf_counter() - started[0])
+            pause = time.perf_counter() - started[0]
+            generation = info["generation"]
+            pauses[generation].observe(pause)
+            GC_PAUSE_MAX.observe(pause)
+            if info["collected"]:
+                collected[generation].inc(info["collected"])
 
     gc.callbacks.append(timed)
+
+
+def loop_lag(seconds: float) -> None:
+    LOOP_LAG.observe(seconds)
+    LOOP_LAG_MAX.observe(seconds)
 
 
 class _LiveState(Collector):
@@ -115,7 +156,13 @@ class _LiveState(Collector):
         shutting = GaugeMetricFamily("asobiba_shutting_down", "1 while this process drains for a "
                                      "restart (its /readyz answers 503).")
         shutting.add_metric([], float(any(lc.shutting_down for lc in list(self.lifecycles))))
-        return [sockets, live, shutting]
+        lag = GaugeMetricFamily("asobiba_loop_lag_max_seconds", "The longest the event loop was held "
+                                "(loop lag probe) since the previous scrape.")
+        lag.add_metric([], LOOP_LAG_MAX.take())
+        pause = GaugeMetricFamily("asobiba_gc_pause_max_seconds", "The longest garbage collection "
+                                  "pause since the previous scrape.")
+        pause.add_metric([], GC_PAUSE_MAX.take())
+        return [sockets, live, shutting, lag, pause]
 
 
 _live_state = _LiveState()

@@ -104,5 +104,12 @@ def test_the_server_process_times_its_garbage_collections(tmp_path):
         samples = scrape(server.base_url)
         assert value(samples, "asobiba_gc_pause_seconds_count", generation="0") > 0
         assert value(samples, "asobiba_gc_pause_seconds_sum", generation="0") > 0
+        # The longest pause since the previous scrape: the scrape in between collected too.
+        again = scrape(server.base_url)
+        assert value(again, "asobiba_gc_pause_seconds_count", generation="0") > value(
+            samples, "asobiba_gc_pause_seconds_count", generation="0")
+        assert 0 < value(again, "asobiba_gc_pause_max_seconds") < 5
+        # The loop-lag probe ticks (every 25 ms by default) from the start.
+        assert value(again, "asobiba_loop_lag_seconds_count") > 0
     finally:
         server.stop()
