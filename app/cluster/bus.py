@@ -28,9 +28,9 @@ import redis.asyncio as redis
 from redis.exceptions import RedisError
 
 from app import json_codec
-from app.cluster.messages import Probe, Reply, Request, dump, parse
+from app.cluster.messages import Answer, Ask, Operation, Probe, Reply, Request, dump, parse
 from app.cluster.outbox import Outbox
-from app.cluster.requests import RemoteError, RequestHandler, Requests, Unanswered, Unreachable
+from app.cluster.requests import RemoteError, Requests, Unanswered, Unreachable
 
 __all__ = ["Bus", "RemoteError", "Unanswered", "Unreachable"]
 
@@ -137,15 +137,15 @@ class Bus:
 
     # --- request / reply (app/cluster/requests.py) -------------------------------------------
 
-    def serve(self, op: str, handler: RequestHandler) -> None:
-        """Answer requests ``op`` sent to this node; ``handler(body)`` returns the reply body or
+    def serve(self, op: Operation[Ask, Answer], handler: Callable[[Ask], Awaitable[Answer]]) -> None:
+        """Answer requests ``op`` sent to this node; ``handler(ask)`` returns the answer or
         raises; an exception with ``as_dict()`` (``ApiError``) is sent back as it is."""
         self.requests.serve(op, handler)
 
-    async def request(self, node_id: str, op: str, body: dict, timeout: float = 5.0) -> Any:
-        """Send ``body`` to process ``node_id``'s ``op`` and wait for its reply body (``RemoteError``
+    async def request(self, node_id: str, op: Operation[Ask, Answer], ask: Ask, timeout: float = 5.0) -> Answer:
+        """Send ``ask`` to process ``node_id``'s ``op`` and wait for its answer (``RemoteError``
         when it answered with an error, ``Unreachable``/``Unanswered`` when nobody answered)."""
-        return await self.requests.request(node_id, op, body, timeout)
+        return await self.requests.request(node_id, op, ask, timeout)
 
     def _on_node_message(self, raw: dict) -> None:
         message = parse(raw)

@@ -7,13 +7,14 @@ A request whose answer was lost is settled from the log in PostgreSQL."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from redis.exceptions import RedisError
 
 from app import store
 from app.cluster.bus import Bus, RemoteError, Unanswered, Unreachable
 from app.cluster.lease import Leases
+from app.cluster.messages import SUBMIT, SubmitAnswer, SubmitAsk
 from app.cluster.ownership import Ownership
 from app.errors import ApiError
 
@@ -28,7 +29,7 @@ class Forwarding:
         self.ownership = ownership
         self.owners = owners  # room id -> the owner whose views arrived last (shared with the mirrors)
         self.settle = settle  # (live, info): own, mirror or show the room's match (``Placement.settle``)
-        bus.serve("submit", self._serve_submit)
+        bus.serve(SUBMIT, self._serve_submit)
 
     async def forward(self, room_id: str, seat: int, action, version) -> int:
         try:
@@ -48,14 +49,13 @@ class Forwarding:
             return await live.runner.submit(seat, action, version)
         assert owner is not None  # (not here: another process owns the room)
         try:
-            body = await self.bus.request(owner, "submit", {"room": room_id, "seat": seat, "action": action,
-                                                            "version": version}, timeout=10)
+            answer = await self.bus.request(owner, SUBMIT, SubmitAsk(room=room_id, seat=seat, action=action,
+                                                                     version=version), timeout=10)
         except RemoteError as exc:
-            error = exc.payload
-            if error.get("code") == "not_owner":
+            failure = exc.failure
+            if failure.code == "not_owner":
                 self.owners.pop(room_id, None)  # ask Redis next time
-            raise ApiError(error.get("status", 503), error.get("code", "remote_failure"),
-                           error.get("message", "refused")) from None
+            raise ApiError(failure.status, failure.code, failure.message) from None
         except Unanswered:
             self.owners.pop(room_id, None)
             return await self._settle_unanswered(room_id, seat, action, version)
@@ -63,7 +63,7 @@ class Forwarding:
             self.owners.pop(room_id, None)
             raise ApiError(503, "owner_unavailable",
                            "the server running this match is not answering; retry in a moment") from None
-        return body["version"]
+        return answer.version
 
     async def _settle_unanswered(self, room_id: str, seat: int, action, version) -> int:
         """The owner got a forwarded action but its answer was lost: the log in PostgreSQL says
@@ -80,14 +80,12 @@ class Forwarding:
         raise ApiError(503, "outcome_unknown", "the server running this match did not answer; your action may "
                        "or may not have been applied: resync before acting again")
 
-    async def _serve_submit(self, body: dict) -> dict:
-        room_id = str(body.get("room"))
+    async def _serve_submit(self, ask: SubmitAsk) -> SubmitAnswer:
+        room_id = ask.room
         live = self.rooms.get(room_id)
         if live is None or not self.ownership.owns(room_id) or self.ownership.leaving or live.runner is None:
             raise ApiError(503, "not_owner", "this server does not run that match any more; retry")
-        seated = next((s["player_id"] for s in live.summary_base.get("seats", []) if s["seat"] == body.get("seat")), None)
+        seated = next((s["player_id"] for s in live.summary_base.get("seats", []) if s["seat"] == ask.seat), None)
         if seated:
             live.seen(seated)  # an action through another process is a sign of life too
-        seat: Any = body.get("seat")  # checked by the runner, as from any client
-        version = await live.runner.submit(seat, body.get("action"), body.get("version"))
-        return {"version": version}
+        return SubmitAnswer(version=await live.runner.submit(ask.seat, ask.action, ask.version))

@@ -8,7 +8,10 @@ filled in by ``ClusterRoom.publish``): ``Views`` (the owner's views of a version
 (one process's socket counts), ``ToSockets`` (a room-wide push such as chat), ``RoomChanged``
 (seats or status changed in the database), ``ZombieSeats`` (the owner's bots play for absent
 people). On a process's own channel: ``Request`` and ``Reply`` (``app/cluster/requests.py``) and
-``Probe`` (the bus checking that its subscriptions still hear). On the ``credentials`` channel:
+``Probe`` (the bus checking that its subscriptions still hear). A request's body and its reply's
+are typed too, by the ``Operation`` the request names: ``SUBMIT`` (a mirror's action, forwarded to
+the owner) and ``VIEWS`` (a mirror asking the owner for its current views); a refusal is a
+``Failure``. On the ``credentials`` channel:
 ``CredentialsEnded`` (app/accounts/live_sessions.py).
 
 A views message carries every seat's encoded view of one version, keyed by ``seat_key``: the
@@ -21,7 +24,8 @@ process per move, far below a move's other work."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from dataclasses import dataclass
+from typing import Annotated, Any, Generic, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -84,11 +88,19 @@ class Request(_Message):
     body: dict[str, Any] = {}
 
 
+class Failure(_Message):
+    """Why a request was refused: the same code, message and HTTP status as in one process."""
+
+    code: str
+    message: str
+    status: int = 503
+
+
 class Reply(_Message):
     t: Literal["reply"] = "reply"
     id: str
-    body: Any = None
-    error: dict[str, Any] | None = None  # {"code", "message", "status"}: the request was refused
+    body: dict[str, Any] | None = None  # the operation's answer (``Operation.answer``)
+    error: Failure | None = None  # the request was refused
 
 
 class Probe(_Message):
@@ -101,6 +113,49 @@ class CredentialsEnded(_Message):
 
     t: Literal["credentials_ended"] = "credentials_ended"
     keys: list[str]
+
+
+# --- the bodies of requests and replies, one pair per operation ---------------------------------
+
+
+class SubmitAsk(_Message):
+    """A mirror's action for the owner to apply, as the mirror's socket or REST call gave it (the
+    owner's runner checks it like any client's)."""
+
+    room: str
+    seat: int
+    action: Any = None  # (left out on the wire when null, like every absent field)
+    version: int | None = None
+
+
+class SubmitAnswer(_Message):
+    version: int  # the match's version after the action
+
+
+class ViewsAsk(_Message):
+    room: str
+
+
+class ViewsAnswer(_Message):
+    version: int
+    texts: dict[str, str]  # seat_key -> that seat's encoded view, as in ``Views``
+
+
+Ask = TypeVar("Ask", bound=BaseModel)
+Answer = TypeVar("Answer", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Operation(Generic[Ask, Answer]):
+    """What a request asks for (``name`` on the wire) and the models of its body and its reply's."""
+
+    name: str
+    ask: type[Ask]
+    answer: type[Answer]
+
+
+SUBMIT = Operation("submit", SubmitAsk, SubmitAnswer)
+VIEWS = Operation("views", ViewsAsk, ViewsAnswer)
 
 
 Message = Annotated[Union[Views, PresenceCounts, ToSockets, RoomChanged, ZombieSeats, Request, Reply, Probe,
@@ -116,6 +171,6 @@ def parse(raw: dict) -> Message:
     return _MESSAGE.validate_python(raw)
 
 
-def dump(message: _Message) -> dict:
+def dump(message: BaseModel) -> dict:
     """The JSON object that goes on the wire."""
     return message.model_dump(by_alias=True, exclude_none=True)

@@ -12,6 +12,7 @@ from typing import Callable
 
 from app.cluster.bus import Bus, RemoteError, Unreachable
 from app.cluster.lease import Leases
+from app.cluster.messages import VIEWS, ViewsAsk
 from app.cluster.mirror import MirrorMatch
 
 log = logging.getLogger("asobiba.cluster")
@@ -58,13 +59,13 @@ class Mirrors:
         if owner is None or owner == self.bus.node_id or not self.holds(live):
             return  # no owner now: the sweep takes the room over
         try:
-            body = await self.bus.request(owner, "views", {"room": live.id}, timeout=3)
+            answer = await self.bus.request(owner, VIEWS, ViewsAsk(room=live.id), timeout=3)
         except (Unreachable, RemoteError) as exc:
             log.info("views of room %s not available from %s yet: %s", live.id, owner, exc)
             return
         self.owners[live.id] = owner
         if self.holds(live):
-            live.runner.receive(body["version"], body["texts"], restart=True)
+            live.runner.receive(answer.version, dict(answer.texts), restart=True)
 
     def heard(self, live, owner: str, version: int, texts: dict[str, str], restart: bool) -> bool:
         """The owner ``owner`` published views of the room: False when this process mirrors no

@@ -15,7 +15,7 @@ from app import store
 from app.cluster import fencing
 from app.cluster.bus import Bus
 from app.cluster.lease import Leases
-from app.cluster.messages import Views, view_texts
+from app.cluster.messages import VIEWS, Views, ViewsAnswer, ViewsAsk, view_texts
 from app.errors import ApiError
 
 log = logging.getLogger("asobiba.cluster")
@@ -61,7 +61,7 @@ class Ownership:
         self.owned: dict[str, str] = {}  # room id -> match id this process runs
         self.leaving = False  # set by a clean stop: this process takes nothing any more
         writer.before_commit.append(self._fence)
-        bus.serve("views", self._serve_views)
+        bus.serve(VIEWS, self._serve_views)
 
     def owns(self, room_id: str) -> bool:
         return room_id in self.owned
@@ -137,9 +137,9 @@ class Ownership:
             self.give_up(room_id)
             await self.leases.release(room_id)
 
-    async def _serve_views(self, body: dict) -> dict:
-        room_id = str(body.get("room"))
+    async def _serve_views(self, ask: ViewsAsk) -> ViewsAnswer:
+        room_id = ask.room
         live = self.rooms.get(room_id)
         if live is None or room_id not in self.owned or live.runner is None:
             raise ApiError(503, "not_owner", "this server does not run that match")
-        return {"version": live.runner.version, "texts": view_texts(live.runner)}
+        return ViewsAnswer(version=live.runner.version, texts=view_texts(live.runner))

@@ -5,11 +5,27 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from pydantic import BaseModel
 
 from app.cluster.bus import PROBE_TIMEOUT, RemoteError, Unreachable
+from app.cluster.messages import Failure, Operation
 from app.errors import ApiError
 from tests.cluster.helpers import started_buses, until
 from tests.support.redis import PrivateRedis, random_prefix
+
+
+class Number(BaseModel):
+    n: int
+
+
+class Version(BaseModel):
+    version: int
+
+
+DOUBLE = Operation("double", Number, Number)
+UNSERVED = Operation("no-such-op", Number, Number)
+APPLY = Operation("apply", Number, Version)
+ECHO = Operation("echo", Number, Number)
 
 
 def test_messages_arrive_in_order_and_only_on_subscribed_channels(redis_prefix):
@@ -34,25 +50,54 @@ def test_messages_arrive_in_order_and_only_on_subscribed_channels(redis_prefix):
 def test_request_reply_errors_and_absent_nodes(redis_prefix):
     async def scenario():
         async with started_buses(redis_prefix) as (a, b):
-            async def double(body):
-                if body["n"] < 0:
+            async def double(ask: Number) -> Number:
+                if ask.n < 0:
                     raise ApiError(409, "stale_version", "negative")
-                return {"n": body["n"] * 2}
+                return Number(n=ask.n * 2)
 
-            b.serve("double", double)
-            assert await a.request(b.node_id, "double", {"n": 21}) == {"n": 42}
-            replies = await asyncio.gather(*(a.request(b.node_id, "double", {"n": i}) for i in range(50)))
-            assert [r["n"] for r in replies] == [2 * i for i in range(50)]
+            b.serve(DOUBLE, double)
+            assert await a.request(b.node_id, DOUBLE, Number(n=21)) == Number(n=42)
+            replies = await asyncio.gather(*(a.request(b.node_id, DOUBLE, Number(n=i)) for i in range(50)))
+            assert [r.n for r in replies] == [2 * i for i in range(50)]
             with pytest.raises(RemoteError) as refused:
-                await a.request(b.node_id, "double", {"n": -1})
-            assert refused.value.payload == {"code": "stale_version", "message": "negative", "status": 409}
+                await a.request(b.node_id, DOUBLE, Number(n=-1))
+            assert refused.value.failure == Failure(code="stale_version", message="negative", status=409)
             with pytest.raises(RemoteError):
-                await a.request(b.node_id, "no-such-op", {})
+                await a.request(b.node_id, UNSERVED, Number(n=1))
             with pytest.raises(Unreachable):  # nobody listens: refused at once, no timeout
-                await asyncio.wait_for(a.request("gone", "double", {"n": 1}, timeout=30), 2)
+                await asyncio.wait_for(a.request("gone", DOUBLE, Number(n=1), timeout=30), 2)
             await b.close()
             with pytest.raises(Unreachable):
-                await a.request(b.node_id, "double", {"n": 1})
+                await a.request(b.node_id, DOUBLE, Number(n=1))
+
+    asyncio.run(scenario())
+
+
+def test_a_body_that_does_not_fit_its_operation_is_refused_at_either_end(redis_prefix):
+    """The addressee parses a request's body into the operation's ``ask`` model and the sender
+    parses the reply's into its ``answer`` model: neither handler ever sees a body that does not fit."""
+    async def scenario():
+        async with started_buses(redis_prefix) as (a, b):
+            seen = []
+
+            async def double(ask: Number) -> Number:
+                seen.append(ask)
+                return Number(n=ask.n * 2)
+
+            b.serve(DOUBLE, double)
+            b.serve(Operation("versioned", Number, Number), double)
+            with pytest.raises(RemoteError) as refused:  # b answers a Number where a Version is wanted
+                await a.request(b.node_id, Operation("versioned", Number, Version), Number(n=1))
+            assert refused.value.failure.code == "bad_reply"
+            assert seen == [Number(n=1)]
+            replies = []  # (a's own replies come here from now on, not to its requests)
+            await a.subscribe(a.node_channel(a.node_id),
+                              lambda m: replies.append(m) if m.get("t") == "reply" else None).wait()
+            await a.publish_now(b.node_channel(b.node_id), {"t": "request", "id": "bad-1", "from": a.node_id,
+                                                            "op": "double", "body": {"n": "many"}})
+            await until(lambda: replies)
+            assert replies[0]["error"]["code"] == "bad_request" and replies[0]["error"]["status"] == 400
+            assert seen == [Number(n=1)]  # the handler never saw the body that did not fit
 
     asyncio.run(scenario())
 
@@ -65,19 +110,19 @@ def test_a_request_delivered_twice_is_handled_once_and_both_copies_get_its_answe
         async with started_buses(redis_prefix) as (a, b):
             calls = []
 
-            async def apply_once(body):
-                calls.append(body["n"])
+            async def apply_once(ask: Number) -> Version:
+                calls.append(ask.n)
                 await asyncio.sleep(0.1)  # still working when the copy arrives
                 if len(calls) > 1:
                     raise ApiError(409, "stale_version", "already applied")
-                return {"version": 7}
+                return Version(version=7)
 
-            b.serve("submit", apply_once)
+            b.serve(APPLY, apply_once)
             replies = []
             # The node channel also carries the bus's own liveness probe (once a second): keep replies.
             a.subscribe(a.node_channel(a.node_id), lambda m: replies.append(m) if m.get("t") == "reply" else None)
             await asyncio.sleep(0.2)
-            request = {"t": "request", "id": "copied-1", "from": a.node_id, "op": "submit", "body": {"n": 1}}
+            request = {"t": "request", "id": "copied-1", "from": a.node_id, "op": "apply", "body": {"n": 1}}
             for _ in range(2):
                 await a.publish_now(b.node_channel(b.node_id), request)
             await until(lambda: len(replies) == 2)
@@ -122,11 +167,11 @@ def test_subscriptions_come_back_after_a_redis_restart(tmp_path):
             async def on_reconnect():
                 reconnected.append(True)
 
-            async def echo(body):
-                return body
+            async def echo(ask: Number) -> Number:
+                return ask
 
             b.on_reconnect.append(on_reconnect)
-            b.serve("echo", echo)
+            b.serve(ECHO, echo)
             b.subscribe(b.key("room", "r"), got.append)
             await asyncio.sleep(0.2)
             a.publish(a.key("room", "r"), {"n": 1})
@@ -137,7 +182,7 @@ def test_subscriptions_come_back_after_a_redis_restart(tmp_path):
             server.start()
             await until(lambda: reconnected, timeout=10)
             await asyncio.sleep(0.3)
-            assert await a.request(b.node_id, "echo", {"x": 1}) == {"x": 1}  # both node channels are back
+            assert await a.request(b.node_id, ECHO, Number(n=1)) == Number(n=1)  # both node channels are back
             a.publish(a.key("room", "r"), {"n": 3})
             await until(lambda: [m["n"] for m in got] == [1, 3])
 

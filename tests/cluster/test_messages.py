@@ -47,6 +47,26 @@ def test_anything_else_is_refused_where_messages_are_parsed(wire):
         parse(wire)
 
 
+@pytest.mark.parametrize(("operation", "ask", "answer"), [
+    (messages.SUBMIT, {"room": "r", "seat": 1, "action": {"type": "play", "card": 3}, "version": 7}, {"version": 8}),
+    (messages.SUBMIT, {"room": "r", "seat": 0, "action": {"type": "resign"}}, {"version": 2}),
+    (messages.VIEWS, {"room": "r"}, {"version": 4, "texts": {"0": "{}", "-": "{}"}}),
+])
+def test_request_and_reply_bodies_are_typed_by_their_operation(operation, ask, answer):
+    assert dump(operation.ask.model_validate(ask)) == ask
+    assert dump(operation.answer.model_validate(answer)) == answer
+
+
+@pytest.mark.parametrize(("operation", "body"), [
+    (messages.SUBMIT, {"seat": 1, "action": {}}),  # no room
+    (messages.SUBMIT, {"room": "r", "seat": "one", "action": {}}),
+    (messages.VIEWS, {"room": ["r"]}),
+])
+def test_a_request_body_that_does_not_fit_is_refused(operation, body):
+    with pytest.raises(ValidationError):
+        operation.ask.model_validate(body)
+
+
 def test_the_spectators_key_is_one_constant():
     class Shown:
         num_players = 2
