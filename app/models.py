@@ -46,6 +46,8 @@ class Room(Base):
     rated: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     # The new table with the same people, opened after a match here (app/endings/next_table.py).
     next_room_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # The game night this table belongs to (app/nights), if any.
+    night_id: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

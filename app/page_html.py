@@ -76,6 +76,32 @@ def room(base: str, summary: dict, game_title: str, game_title_ja: str, accept_l
     return shell(title, meta_tags(title, description, url, base + OG_IMAGE.format(name=summary["game"]), alt, ja))
 
 
+NIGHT = (ROOT / "static" / "night.html").read_text(encoding="utf-8")
+
+
+def night(base: str, night_id: str, night_data: dict, accept_language: str | None) -> str:
+    """A game night's shareable link: its standings as a picture (drawn by the server), and a
+    sentence saying how far the night is. The night's link is its secret, as a room's is."""
+    ja = prefers_japanese(accept_language)
+    played = night_data["played"]
+    leader = night_data["standings"][0] if night_data["standings"] else None
+    over = night_data["status"] == "over"
+    if ja:
+        title = "ゲームナイト — 遊び場"
+        description = (f"{played}戦の結果。" if over else f"{played}戦が終わりました。") + \
+            (f"1位は{leader['name']}({leader['total']}点)。" if leader and played else "")
+        alt = "ゲームナイトの順位"
+    else:
+        title = "Game night on Asobiba"
+        description = (f"Final standings after {played} matches." if over else f"{played} matches played so far.") + \
+            (f" Leading: {leader['name']} with {leader['total']} points." if leader and played else "")
+        alt = "The game night's standings"
+    image = f"{base}/api/nights/{night_id}/standings.png" + ("?lang=ja" if ja else "")
+    tags = meta_tags(title, description, f"{base}/n/{night_id}", image, alt, ja)
+    page = NIGHT.replace('<html lang="en">', f'<html lang="{"ja" if ja else "en"}">', 1) if ja else NIGHT
+    return page.replace("<title>Game night — Asobiba 遊び場</title>", f"<title>{escape(title)}</title>", 1).replace(MARKER, tags, 1)
+
+
 def not_found(accept_language: str | None, what: str = "page") -> str:
     """The not-found page in the site's look: what happened, in the reader's language first, and a
     way back to the landing page."""

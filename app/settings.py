@@ -76,6 +76,9 @@ class Settings(BaseSettings):
     # Renames (PATCH /api/players/me): each is pushed to every table the player sits at.
     rate_names_per_token: str = "10/60"
     rate_names_per_ip: str = "60/60"
+    # Game night pages read over REST and their pictures (app/routers/nights.py; a page polls).
+    rate_nights_per_token: str = "300/60"
+    rate_nights_per_ip: str = "1200/60"
     # Sockets and NDJSON streams opened (a reconnect included): the IP's credit is taken before the
     # room is looked up, the token's once the hello names it.
     rate_sockets_per_token: str = "60/60"

@@ -28,6 +28,22 @@ finish_hooks: list[Callable[[Session, "FinishedMatch"], None]] = []
 
 
 @dataclass(slots=True)
+class StartPlan:
+    """How a match about to begin is dealt when a feature decides it (a game night rotates the
+    first player and mixes teams by choosing the seed): the seed, its new game, and ``record``,
+    called with the new match's id in the same transaction."""
+
+    seed: int
+    state: Any
+    record: Callable[[str], None]
+
+
+# Asked, in order, when a match begins (``begin_match``), with (session, room, seats); the first
+# plan given is used. A room that belongs to no feature costs a plain attribute check.
+start_plans: list[Callable[[Session, Any, list], StartPlan | None]] = []
+
+
+@dataclass(slots=True)
 class LogEntry:
     """One accepted action on its way to the log: it took match ``match_id`` from version ``idx``
     to ``idx + 1``. ``snapshot`` (the state JSON after it) is set when a snapshot is due,
@@ -78,6 +94,7 @@ class RoomInfo:
     grace_seconds: float | None = None  # before an absent player's seat goes to a bot (zombie seats)
     rated: bool = True  # the host's choice: an unrated table leaves ratings unchanged
     next_room_id: str | None = None  # the new table with the same people (app/endings/next_table.py)
+    night_id: str | None = None  # the game night the table belongs to (app/nights)
 
 
 @dataclass
@@ -132,7 +149,7 @@ def room_info(session: Session, room_id: str) -> RoomInfo:
               "bot_level": (s.private_data or {}).get("bot_level", DEFAULT_LEVEL) if s.player_id and s.is_bot else None}
              for s in connection.execute(SEAT_ROWS, {"b_room": room_id})]
     return RoomInfo(room.id, room.game, room.options, room.status, room.host_id, room.match_id, room.num_seats,
-                    room.bot_think_seconds, seats, room.grace_seconds, room.rated, room.next_room_id)
+                    room.bot_think_seconds, seats, room.grace_seconds, room.rated, room.next_room_id, room.night_id)
 
 
 def load_match(session: Session, match_id: str) -> MatchInfo:
@@ -168,8 +185,12 @@ def begin_match(session: Session, room, seats) -> MatchInfo:
     """Create the match of ``room`` (a ``Room`` or a ``ROOM_ROW`` row) with ``seats`` (``SEAT_ROWS``
     rows, every seat taken), mark the room running, and return the match as a runner takes it."""
     engine = engines.get(room.game)
-    seed = secrets.randbits(63)
-    state = engine.new_game(room.num_seats, seed, room.options)
+    plan = next((p for p in (ask(session, room, seats) for ask in start_plans) if p is not None), None)
+    if plan is not None:
+        seed, state = plan.seed, plan.state
+    else:
+        seed = secrets.randbits(63)
+        state = engine.new_game(room.num_seats, seed, room.options)
     match_id = new_id()
     connection = session.connection()
     connection.execute(_NEW_MATCH, {
@@ -178,6 +199,8 @@ def begin_match(session: Session, room, seats) -> MatchInfo:
         "state": engine.state_to_json(state), "outcome": None, "finished_at": None, "started_at": utcnow(),
         "seats": [{"player_id": s.player_id, "name": s.name, "bot": s.is_bot} for s in seats]})
     connection.execute(_ROOM_RUNS, {"b_room": room.id, "match_id": match_id})
+    if plan is not None:
+        plan.record(match_id)
     return MatchInfo(match_id, room.game, seed, room.num_seats, room.options, "running", state, 0)
 
 

@@ -108,6 +108,17 @@ class Engine:
     def check_invariants(self, state: Any, /) -> None:
         return None
 
+    def first_player(self, state: Any, /) -> int | None:
+        """The seat that decides first in a new game: by default the one seat awaited at the start
+        (None when several act at once, as in Peribit). Game nights rotate it (app/nights)."""
+        awaited = [seat for seat in self.awaiting(state) if seat != SYSTEM]
+        return awaited[0] if len(awaited) == 1 else None
+
+    def teams(self, state: Any, /) -> list[list[int]] | None:
+        """The teams of a new game (lists of seats), for a team game; None for free-for-all. Game
+        nights mix them fairly over the night (app/nights)."""
+        return None
+
     def __repr__(self) -> str:
         return f"<engine {self.id}>"
 

@@ -23,6 +23,7 @@ LIMITS = {
     "sockets": "sockets and streams opened",
     "chat": "chat messages",
     "names": "name changes",
+    "nights": "game night reads",
 }
 
 

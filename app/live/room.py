@@ -58,6 +58,7 @@ class LiveRoom:
             "invite_url": f"{self.invite_base}/r/{self.id}",
             "bot_think_seconds": self.bot_think_seconds,
             "seats": info.seats, "rated": info.rated, "next_room_id": info.next_room_id,
+            "night_id": info.night_id,
         }
         if self.absence is not None and info.grace_seconds is not None:
             self.absence.grace = info.grace_seconds

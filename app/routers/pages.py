@@ -9,8 +9,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import engines
 from app import page_html
-from app.deps import HubDep, SettingsDep
+from app.deps import DbDep, HubDep, SettingsDep
 from app.errors import ApiError, http_error_response
+from app.nights import service as nights
 from app.routers.games import TITLES_JA
 from app.settings import ROOT
 
@@ -45,6 +46,21 @@ async def room_page(room_id: str, request: Request, hub: HubDep, settings: Setti
     engine = engines.get(summary["game"])
     return html_page(request, page_html.room(settings.invite_base(), summary, engine.title,
                                              TITLES_JA.get(engine.id, engine.title), accept_language))
+
+
+@router.get("/n/{night_id}")
+async def night_page(night_id: str, request: Request, db: DbDep, settings: SettingsDep,
+                     accept_language: str | None = Header(default=None)) -> HTMLResponse:
+    """A game night's shareable link (static/night.html with its link-preview tags)."""
+    if not 0 < len(night_id) <= 64 or not set(night_id) <= ID_CHARS:
+        return html_page(request, page_html.not_found(accept_language), status_code=404)
+    try:
+        night = await db.run(nights.read, night_id, settings.invite_base())
+    except ApiError as exc:
+        if exc.status != 404:
+            raise
+        return html_page(request, page_html.not_found(accept_language), status_code=404)
+    return html_page(request, page_html.night(settings.invite_base(), night_id, night, accept_language))
 
 
 @router.get("/favicon.ico")

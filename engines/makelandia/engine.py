@@ -638,6 +638,7 @@ def _finish(s: State, result: int, reason: str) -> State:
 # ---- the engine object --------------------------------------------------------------------------
 class MakelandiaEngine(Engine):
     id, title, min_players, max_players, version, options = ID, TITLE, MIN_PLAYERS, MAX_PLAYERS, VERSION, OPTIONS
+    teams = staticmethod(_teams)
     new_game = staticmethod(new_game)
     awaiting = staticmethod(awaiting)
     legal_actions = staticmethod(legal_actions)

@@ -572,6 +572,7 @@ def _resolve_bout(state: State) -> State:
 # ---------------------------------------------------------------- the engine object
 class SynomiliaEngine(Engine):
     id, title, min_players, max_players, version, options = ID, TITLE, MIN_PLAYERS, MAX_PLAYERS, VERSION, OPTIONS
+    first_player = staticmethod(lambda state: state.start)  # both predict at once; the start player leads
     new_game = staticmethod(new_game)
     awaiting = staticmethod(awaiting)
     legal_actions = staticmethod(legal_actions)

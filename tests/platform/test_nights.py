@@ -1,0 +1,175 @@
+"""Game nights over REST on a real server (issue 33): a night of three matches of different games,
+a scoreboard equal to what the match records give, the first player rotating, a late joiner seated
+at the next table, best-of-N ending at the right match, the chart and the link preview, and the
+bounds and refusals."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from app.nights import scoring
+from tests.support.clients import Api
+from tests.support.server import ServerProcess
+
+
+def wait_for(condition, timeout: float = 15.0, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def expected_totals(api: Api, night: dict, scoring_name: str) -> dict[str, int]:
+    """The totals computed from the match records (``GET /api/matches/{id}``), as a reader would."""
+    totals: dict[str, int] = {}
+    for match in night["matches"]:
+        record = api.get(f"/api/matches/{match['match_id']}").json()
+        if record["status"] not in ("finished", "aborted"):
+            continue
+        for seat in record["seats"]:
+            totals[seat["player_id"]] = totals.get(seat["player_id"], 0) + scoring.points(scoring_name, seat["rank"])
+    return totals
+
+
+def resign(api: Api, room_id: str) -> None:
+    response = api.post(f"/api/rooms/{room_id}/actions", {"action": {"platform": "resign"}, "version": 0})
+    assert response.status_code == 200, response.text
+    wait_for(lambda: api.get(f"/api/rooms/{room_id}").json()["status"] == "finished", what="the match's end")
+
+
+def first_awaited(api: Api, match_id: str) -> int | None:
+    replay = api.get(f"/api/matches/{match_id}/replay", params={"step": 0}).json()
+    awaited = [s for s in replay["awaiting"] if s >= 0]
+    return awaited[0] if len(awaited) == 1 else None
+
+
+def start_night(base_url: str, game: str, names: list[str], **settings) -> tuple[list[Api], str, str]:
+    apis = [Api.new_player(base_url, name) for name in names]
+    room = apis[0].post("/api/rooms", {"game": game, "seats": len(names)}).json()
+    for api in apis[1:]:
+        assert api.post(f"/api/rooms/{room['id']}/join").status_code == 200
+    night = apis[0].post("/api/nights", {"room_id": room["id"], **settings})
+    assert night.status_code == 201, night.text
+    assert apis[0].post(f"/api/rooms/{room['id']}/start").status_code == 200
+    return apis, night.json()["id"], room["id"]
+
+
+def test_a_night_of_three_games_with_a_late_joiner(server):
+    (aya, ben, cho), night_id, room_id = start_night(server.base_url, "three_magic", ["Aya", "Ben", "Cho"])
+    assert aya.get(f"/api/rooms/{room_id}").json()["night_id"] == night_id
+    resign(cho, room_id)
+    night = aya.get(f"/api/nights/{night_id}").json()
+    assert night["played"] == 1 and night["totals"] == expected_totals(aya, night, "places")
+    assert night["totals"][cho.player_id] < night["totals"][aya.player_id]
+
+    # only the host opens the next table; it seats everyone and starts at once
+    assert ben.post(f"/api/nights/{night_id}/next", {"game": "mipolin"}).json()["error"]["code"] == "not_host"
+    night = aya.post(f"/api/nights/{night_id}/next", {"game": "mipolin"}).json()
+    second = night["room"]
+    assert second["game"] == "mipolin" and second["status"] == "running" and second["id"] != room_id
+    assert aya.get(f"/api/rooms/{room_id}").json()["next_room_id"] == second["id"]  # the old link leads on
+    assert aya.post(f"/api/nights/{night_id}/next").json()["error"]["code"] == "table_not_over"
+
+    # Dee arrives during the second match: she plays from the next table on
+    dee = Api.new_player(server.base_url, "Dee")
+    night = dee.post(f"/api/nights/{night_id}/join").json()
+    seats = [s["player_id"] for s in aya.get(f"/api/rooms/{second['id']}").json()["seats"]]
+    assert dee.player_id not in seats
+    resign(ben, second["id"])
+    night = aya.post(f"/api/nights/{night_id}/next", {"game": "makelandia"}).json()
+    third = aya.get(f"/api/rooms/{night['room']['id']}").json()
+    assert third["status"] == "running" and {s["player_id"] for s in third["seats"]} == {
+        aya.player_id, ben.player_id, cho.player_id, dee.player_id}
+    # a team game: Dee's team concedes when each of its members has voted to
+    by_id = {a.player_id: a for a in (aya, ben, cho, dee)}
+    teams = aya.get(f"/api/nights/{night_id}").json()["matches"][2]["teams"]
+    for player_id in next(team for team in teams if dee.player_id in team):
+        by_id[player_id].post(f"/api/rooms/{third['id']}/actions", {"action": {"platform": "resign"}, "version": 0})
+    wait_for(lambda: aya.get(f"/api/rooms/{third['id']}").json()["status"] == "finished", what="the concession")
+    night = aya.get(f"/api/nights/{night_id}").json()
+    assert night["played"] == 3 and night["totals"] == expected_totals(aya, night, "places")
+    assert [m["game"] for m in night["matches"]] == ["three_magic", "mipolin", "makelandia"]
+
+    # the first player rotates: three matches, three different people moved first, as the replays say
+    firsts = [m["first_player_id"] for m in night["matches"]]
+    assert len(set(firsts)) == 3, firsts
+    for match in night["matches"][:2]:
+        seat = first_awaited(aya, match["match_id"])
+        assert match["players"][seat] == match["first_player_id"]
+
+    # the chart: one line per player, one point per match; the standings picture is a PNG
+    svg = aya.get(f"/api/nights/{night_id}/chart.svg").text
+    lines = re.findall(r'<polyline class="series" data-key="([^"]+)"[^>]*points="([^"]*)"', svg)
+    assert {key for key, _ in lines} == {aya.player_id, ben.player_id, cho.player_id, dee.player_id}
+    assert all(len(points.split()) == 3 for _, points in lines)
+    png = aya.get(f"/api/nights/{night_id}/standings.png")
+    assert png.headers["content-type"] == "image/png" and png.content[:8] == b"\x89PNG\r\n\x1a\n"
+    page = aya.http.get(f"/n/{night_id}", headers={"Accept": "text/html"}).text
+    assert f"/api/nights/{night_id}/standings.png" in page and 'property="og:image"' in page
+
+
+def test_best_of_three_ends_when_nobody_can_catch_up(server):
+    (aya, ben), night_id, room_id = start_night(server.base_url, "peribit", ["Aya", "Ben"],
+                                                scoring="wins", best_of=3)
+    resign(ben, room_id)
+    night = aya.get(f"/api/nights/{night_id}").json()
+    assert night["status"] == "on" and night["totals"] == {aya.player_id: 1, ben.player_id: 0}
+    night = aya.post(f"/api/nights/{night_id}/next").json()
+    resign(ben, night["room"]["id"])
+    night = aya.get(f"/api/nights/{night_id}").json()
+    # 2–0 with one match left: Ben can reach 1 at most
+    assert night["status"] == "over" and night["end_reason"] == "decided" and night["played"] == 2
+    assert aya.post(f"/api/nights/{night_id}/next").json()["error"]["code"] == "night_over"
+
+
+def test_refusals_and_bounds(server):
+    aya, ben = Api.new_player(server.base_url, "Aya"), Api.new_player(server.base_url, "Ben")
+    room = aya.post("/api/rooms", {"game": "peribit"}).json()
+    assert ben.post("/api/nights", {"room_id": room["id"]}).json()["error"]["code"] == "not_host"
+    assert aya.post("/api/nights", {"room_id": room["id"], "best_of": 0}).status_code == 422
+    assert aya.post("/api/nights", {"room_id": room["id"], "scoring": "goals"}).status_code == 422
+    assert aya.post("/api/nights", {"room_id": "nope"}).status_code == 404
+    night = aya.post("/api/nights", {"room_id": room["id"]}).json()
+    assert aya.post("/api/nights", {"room_id": room["id"]}).json()["error"]["code"] == "already_a_night"
+    assert aya.get("/api/nights/unknown").status_code == 404
+    assert Api(server.base_url).post(f"/api/nights/{night['id']}/join").status_code == 401
+    assert ben.patch(f"/api/nights/{night['id']}", {"scoring": "wins"}).json()["error"]["code"] == "not_host"
+    assert aya.post(f"/api/nights/{night['id']}/vote", {"game": "chess"}).json()["error"]["code"] == "unknown_game"
+    assert ben.post(f"/api/nights/{night['id']}/vote", {"game": "peribit"}).json()["error"]["code"] == "not_a_member"
+    joined = ben.post(f"/api/nights/{night['id']}/join").json()  # seated at once: the table has a free seat
+    assert ben.player_id in [s["player_id"] for s in aya.get(f"/api/rooms/{room['id']}").json()["seats"]]
+    assert {p["player_id"] for p in joined["players"]} == {aya.player_id, ben.player_id}
+    assert aya.patch(f"/api/nights/{night['id']}", {"scoring": "wins", "best_of": 5}).json()["best_of"] == 5
+    assert ben.post(f"/api/nights/{night['id']}/end").json()["error"]["code"] == "not_host"
+    assert aya.post(f"/api/nights/{night['id']}/end").json()["status"] == "over"
+    assert ben.post(f"/api/nights/{night['id']}/join").json()["error"]["code"] == "night_over"
+
+
+@pytest.mark.parametrize("database_kind", ["sqlite"])
+def test_a_night_goes_on_after_a_server_restart(database_kind, tmp_path):
+    from tests.support.databases import fresh_database
+
+    with fresh_database(database_kind, tmp_path) as url:
+        server = ServerProcess(url)
+        server.start()
+        try:
+            (aya, ben, cho), night_id, room_id = start_night(server.base_url, "mipolin", ["Aya", "Ben", "Cho"])
+            resign(aya, room_id)
+            before = aya.get(f"/api/nights/{night_id}").json()
+            server.kill()
+            server.start()
+            after = aya.get(f"/api/nights/{night_id}").json()
+            assert after["totals"] == before["totals"] and after["played"] == 1
+            night = aya.post(f"/api/nights/{night_id}/next", {"game": "three_magic"}).json()
+            assert night["room"]["status"] == "running"
+            resign(ben, night["room"]["id"])
+            night = aya.get(f"/api/nights/{night_id}").json()
+            assert night["played"] == 2 and night["totals"] == expected_totals(aya, night, "places")
+        finally:
+            server.stop()
