@@ -338,8 +338,9 @@ def install() -> None:
 # --- reading -------------------------------------------------------------------------------------
 
 def _board(session: Session, night: Night) -> tuple[scoring.Board, list[tuple[NightMatch, Match]]]:
-    rows = list(session.execute(select(NightMatch, Match).join(Match, Match.id == NightMatch.match_id)
-                                .where(NightMatch.night_id == night.id).order_by(NightMatch.idx)).all())
+    rows = [(nm, match) for nm, match in session.execute(
+        select(NightMatch, Match).join(Match, Match.id == NightMatch.match_id)
+        .where(NightMatch.night_id == night.id).order_by(NightMatch.idx))]
     ids = [m.id for _, m in rows if m.status in OVER]
     ranks: dict[str, dict[str, int | None]] = {i: {} for i in ids}
     if ids:
