@@ -19,6 +19,7 @@ from app.live.connection import Connection
 from app.live.room import LiveRoom
 from app.models import ChatMessage, Player
 from app.protocol.client_messages import Chat
+from app.push.events import chat_mentions
 from app.settings import Settings
 from app.unavailable import is_outage, unavailable
 
@@ -49,7 +50,7 @@ def team_seats(live: LiveRoom, team: int) -> set[int]:
 
 
 async def handle_chat(live: LiveRoom, connection: Connection, message: Chat, guard: SocketGuard,
-                      db: Database, settings: Settings) -> None:
+                      db: Database, settings: Settings, notifier=None) -> None:
     if connection.player_id is None:
         raise ApiError(403, "not_allowed", "spectators without a name cannot chat: create a player first")
     text = message.text
@@ -72,6 +73,8 @@ async def handle_chat(live: LiveRoom, connection: Connection, message: Chat, gua
         return
     stored = await db.run(_store, live.id, connection.player_id, channel, text, match_id)
     live.push_to({"type": "chat", "message": stored}, seats)
+    if notifier is not None:  # stored here, once: "@name" is pushed from here (app/push/events.py)
+        chat_mentions(notifier, live, connection.player_id, stored["name"], text, seats)
 
 
 async def send_history(live: LiveRoom, connection: Connection, db: Database) -> None:

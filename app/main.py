@@ -37,6 +37,8 @@ from app.nights import service as nights
 from app.routers import health, metrics  # probes and Prometheus metrics (issue 19)
 from app.routers import endings  # ending a match early, a new table with the same people (issue 29)
 from app.endings import record as endings_record
+from app.push.notifier import Notifier
+from app.routers import push  # notifications and the installable app (issue 31)
 from app.settings import ROOT, Settings, get_settings
 
 
@@ -72,11 +74,13 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     async def lifespan(app: FastAPI):
         lag_probe.start()
         writer.start()
+        await app.state.notifier.start()  # the VAPID key (made and stored on the first start) and the senders
         await app.state.hub.resume_running()
         app.state.live_sessions.start(db)
         yield
         app.state.live_sessions.stop()
         app.state.hub.shutdown()
+        app.state.notifier.stop()
         writer.close()
         writer_engine.dispose()
         db.close()
@@ -96,6 +100,8 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     app.state.db_engine = db.engine
     app.state.hub = hub_class(settings)(settings, db, writer, clock)
     app.state.limiter = Limiter(settings, clock, **shared_limits(app.state.hub))
+    # Web Push (issue 31): sent off the event loop, from where each match runs (app/push/).
+    app.state.notifier = app.state.hub.notifier = Notifier(settings, db, app.state.limiter)
     app.state.login_throttle = LoginThrottle(app.state.limiter, settings.rate_account_logins_per_address,
                                              settings.rate_account_logins_per_account)
     # Sockets and streams by the session (or guest token) that opened them: ended with it.
@@ -126,7 +132,7 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
                    bots, stream,
                    leaderboard,  # after players, so /api/players/me keeps its route
                    matches, me, rematch, endings, accounts, nights_router,
-                   admin,
+                   admin, push,
                    health, metrics, api_docs):
         app.include_router(module.router)
     openapi_links.install(app)

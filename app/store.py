@@ -110,6 +110,7 @@ class MatchInfo:
     state: Any
     version: int
     table: platform.Table = field(default_factory=platform.Table)  # the platform actions so far
+    room_id: str = ""
 
 
 def get_room(session: Session, room_id: str, for_update: bool = False) -> Room:
@@ -170,7 +171,7 @@ def load_match(session: Session, match_id: str) -> MatchInfo:
     _, table = platform.replay(engine, state, votes)
     state, table = platform.replay(engine, state, tail, table)
     return MatchInfo(match.id, match.game, match.seed, len(match.seats), match.options, match.status, state,
-                     match.version + len(tail), table)
+                     match.version + len(tail), table, match.room_id)
 
 
 def start_match(session: Session, room: Room) -> MatchInfo:
@@ -201,7 +202,7 @@ def begin_match(session: Session, room, seats) -> MatchInfo:
     connection.execute(_ROOM_RUNS, {"b_room": room.id, "match_id": match_id})
     if plan is not None:
         plan.record(match_id)
-    return MatchInfo(match_id, room.game, seed, room.num_seats, room.options, "running", state, 0)
+    return MatchInfo(match_id, room.game, seed, room.num_seats, room.options, "running", state, 0, room_id=room.id)
 
 
 def write_log(session: Session, entries: list[LogEntry]) -> None:

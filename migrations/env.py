@@ -4,7 +4,7 @@ from alembic import context
 from sqlalchemy import create_engine
 
 from app.models import Base
-import app.accounts.models, app.nights.models, app.rematch.models  # noqa: F401,E401  (feature packages register their tables on Base)
+import app.accounts.models, app.nights.models, app.push.models, app.rematch.models  # noqa: F401,E401  (feature packages register their tables on Base)
 from app.settings import get_settings
 
 config = context.config

@@ -133,6 +133,8 @@ class ClusterHub(Hub):
         live.push_room(now=True)  # "running" before the first view (as in Hub.attach_match)
         match = await self.placement.settle(live, info)
         live.publish(RoomChanged())
+        if match is not None and match.events is not None:  # run here: its first turn is told from here
+            match.events.started(match)
         return match
 
     def forget_if_idle(self, room_id: str) -> None:

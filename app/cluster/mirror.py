@@ -43,6 +43,7 @@ class MirrorMatch:
         self.bot_think_seconds = 0.0
         self.lock = asyncio.Lock()
         self.closing = False
+        self.events = None  # the owner notifies, never a mirror
         self.deadlines: dict = {}
         self._texts: dict[str, str] = {}
         self._decoded: dict[str, tuple[dict, Encoded]] = {}

@@ -23,6 +23,7 @@ from app.live.runner import MatchRunner, Writer
 from app.live.writer import ActionWriter
 from app.live.zombies import AbsenceWatch, record_abandonment
 from app.models import Match
+from app.push.events import MatchEvents
 from app.settings import Settings
 
 log = logging.getLogger("asobiba.hub")
@@ -45,6 +46,8 @@ class Hub:
         self._idle_sweeper: asyncio.Task | None = None
         self._notices: set[asyncio.Task] = set()  # zombie notices being stored (app/live/zombies.py)
         self.bot_threads = ThreadPoolExecutor(max_workers=settings.bot_workers, thread_name_prefix="bots")
+        # Web Push (app/push/): set by the app; each match run here notifies through it.
+        self.notifier = None
 
     async def write(self, fn, *args):
         """``fn(session_factory, *args)``: a short write of the live path in a transaction of its
@@ -111,6 +114,8 @@ class Hub:
         runner.start_clocks()
         live.push_views()
         runner.reschedule()
+        if runner.events is not None:
+            runner.events.started(runner)
         return runner
 
     async def resume_running(self) -> int:
@@ -172,10 +177,14 @@ class Hub:
         self.bot_threads.shutdown(wait=False, cancel_futures=True)
 
     def _runner(self, match: store.MatchInfo, writer: Writer | None = None) -> MatchRunner:
-        return MatchRunner(match.id, match.game, match.seed, match.num_players, match.state, match.version,
-                           match.options, clock=self.clock, writer=writer or self.writer,
-                           resync_window=self.settings.resync_window, snapshot_every=self.settings.snapshot_every,
-                           status=match.status, bot_threads=self.bot_threads, table=match.table)
+        runner = MatchRunner(match.id, match.game, match.seed, match.num_players, match.state, match.version,
+                             match.options, clock=self.clock, writer=writer or self.writer,
+                             resync_window=self.settings.resync_window, snapshot_every=self.settings.snapshot_every,
+                             status=match.status, bot_threads=self.bot_threads, table=match.table)
+        if self.notifier is not None and match.room_id:
+            room_id = match.room_id
+            runner.events = MatchEvents(self.notifier, room_id, lambda: self.rooms.get(room_id))
+        return runner
 
     def _watch_absence(self, live: LiveRoom) -> None:
         """Zombie seats for ``live``: abandonments are recorded before the bot takes the seat, and

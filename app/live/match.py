@@ -31,6 +31,13 @@ class MatchListener(Protocol):
     def on_finished(self, match: "Match") -> None: ...
 
 
+class MatchEvents(Protocol):
+    """Notifications of a match's changes (app/push/events.py): only where the match runs."""
+
+    def started(self, match) -> None: ...
+    def advanced(self, match, before: frozenset[int], ended: bool) -> None: ...
+
+
 class Match(Protocol):
     match_id: str
     engine: Engine  # the game's engine (``engines.get``): its id, and its rules for the routers
@@ -46,6 +53,7 @@ class Match(Protocol):
     zombie_seats: set[int]  # the bot seats that play for an absent person (a subset of ``bot_seats``)
     lock: asyncio.Lock  # held while an action is applied (and by REST changes that must not cross one)
     closing: bool  # the server is draining: actions not yet started are refused
+    events: MatchEvents | None  # notifications: set on the match that runs here, None on a mirror
 
     @property
     def finished(self) -> bool: ...

@@ -58,6 +58,7 @@ class PlatformPath:
         runner.table = table
         if ended:
             runner.status = table.status
+        before = runner.awaited
         runner.state = runner.state  # awaits nobody once the table has ended
         runner.version += 1
         runner.views.advanced(runner.version, runner.state, table)
@@ -69,4 +70,6 @@ class PlatformPath:
             runner.listener.on_advanced(runner)
             if ended:
                 runner.listener.on_finished(runner)
+        if runner.events is not None:
+            runner.events.advanced(runner, before, ended)
         runner.reschedule()

@@ -20,7 +20,7 @@ from typing import Protocol
 import engines
 from app.endings import actions as platform
 from app.errors import ApiError, seat_name
-from app.live.match import MatchListener
+from app.live.match import MatchEvents, MatchListener
 from app.live.platform_path import PlatformPath
 from app.live.timers import MatchTimers, immediate_steps
 from app.live.views import MatchViews
@@ -74,6 +74,8 @@ class MatchRunner:
         self.timers = MatchTimers(self, clock)
         self.views = MatchViews(self, resync_window)
         self.platform = PlatformPath(self)
+        # Notifications of this match's changes (app/push/events.py), set by the hub that runs it.
+        self.events: MatchEvents | None = None
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -206,6 +208,8 @@ class MatchRunner:
             self.listener.on_advanced(self)
             if outcome is not None:
                 self.listener.on_finished(self)
+        if self.events is not None:
+            self.events.advanced(self, before, outcome is not None)
         if last:
             self.reschedule()
 

@@ -63,7 +63,8 @@ async def _rematch(session: SocketSession, _message: msg.Rematch) -> None:
 
 
 async def _chat(session: SocketSession, message: msg.Chat) -> None:
-    await handle_chat(session.live, session.connection, message, session.guard, session.state.db, session.state.settings)
+    await handle_chat(session.live, session.connection, message, session.guard, session.state.db, session.state.settings,
+                      session.state.hub.notifier)
 
 
 async def _hello(_session: SocketSession, _message: msg.Hello) -> None:

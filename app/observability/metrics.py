@@ -53,6 +53,9 @@ GC_COLLECTED = Counter("asobiba_gc_collected_objects", "Objects the cyclic garba
 LOOP_LAG = Histogram("asobiba_loop_lag_seconds", "How late the event loop ran a timer due every "
                      "LOOP_LAG_INTERVAL_MS: how long any callback, collection or burst held the loop.",
                      buckets=PAUSE_BUCKETS)
+PUSHES = Counter("asobiba_pushes", "Web Push notifications by result: sent, gone (the subscription was "
+                 "deleted), failed, refused (not a public https endpoint), throttled, dropped (queue full).",
+                 ["result"])
 
 
 @functools.cache
@@ -89,6 +92,10 @@ def bot_thought(game: str, seconds: float) -> None:
 
 def rate_limited(limit: str) -> None:
     RATE_LIMITED.labels(limit).inc()
+
+
+def push(result: str) -> None:
+    _child(PUSHES, result).inc()
 
 
 class _Largest:

@@ -1,0 +1,134 @@
+"""Where the server may post a push: only ``https`` endpoints on public addresses, so a
+subscription cannot make the server send requests into private networks (request forgery).
+
+Checked three times: the URL when a browser subscribes (scheme, no user part, a host), every
+address the host resolves to before each post (all must be public), and the address each new
+connection actually reached (``guarded_session``), so a DNS answer that changes between the check
+and the connection (rebinding) still cannot reach a private address. No proxy from the
+environment, no redirects. The one exception is ``PUSH_ALLOW_LOOPBACK_HTTP``: tests stand in for
+the push service on 127.0.0.1 (plain http or https on a loopback address, nothing else)."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import threading
+from urllib.parse import urlsplit
+
+import requests
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from urllib3.exceptions import NewConnectionError
+
+MAX_ENDPOINT_CHARS = 1024
+
+
+class EndpointRefused(ValueError):
+    """The endpoint is not one the server posts to (the message says why)."""
+
+
+def check_url(url: str, allow_loopback_http: bool) -> tuple[str, int, str]:
+    """(host, port, scheme) of an endpoint URL the server may post to, or ``EndpointRefused``.
+    Addresses are checked separately (``resolve``): this needs no DNS."""
+    if not isinstance(url, str) or len(url) > MAX_ENDPOINT_CHARS or any(ord(c) < 33 or ord(c) == 127 for c in url):
+        raise EndpointRefused("the endpoint must be a URL of at most 1024 characters without spaces or control characters")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        raise EndpointRefused("the endpoint is not a valid URL") from None
+    if parts.scheme == "http" and not allow_loopback_http:
+        raise EndpointRefused("push endpoints must use https")
+    if parts.scheme not in ("https", "http"):
+        raise EndpointRefused("push endpoints must use https")
+    if parts.username is not None or parts.password is not None or not parts.hostname:
+        raise EndpointRefused("the endpoint needs a host name and no user name or password")
+    return parts.hostname, port or (443 if parts.scheme == "https" else 80), parts.scheme
+
+
+def address_allowed(address: str, scheme: str, allow_loopback_http: bool) -> bool:
+    """A public (globally routable) unicast address for https; with the test setting, also a
+    loopback address (http or https). Never private, loopback, link-local, shared or reserved."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if allow_loopback_http and ip.is_loopback:
+        return True
+    return scheme == "https" and ip.is_global and not ip.is_multicast
+
+
+def resolve(host: str, port: int, scheme: str, allow_loopback_http: bool) -> list[str]:
+    """Every address ``host`` resolves to, all of them allowed, or ``EndpointRefused``. Blocking
+    (DNS): call it from a worker thread."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError, OSError):
+        raise EndpointRefused(f"the endpoint's host {host!r} cannot be resolved") from None
+    addresses = sorted({str(info[4][0]) for info in infos})
+    refused = [a for a in addresses if not address_allowed(a, scheme, allow_loopback_http)]
+    if not addresses or refused:
+        raise EndpointRefused(f"the endpoint's host {host!r} is not on a public address")
+    return addresses
+
+
+def check_endpoint(url: str, allow_loopback_http: bool) -> None:
+    """The URL and its addresses (blocking: DNS)."""
+    resolve(*check_url(url, allow_loopback_http), allow_loopback_http)
+
+
+class PeerRefused(NewConnectionError):
+    """A connection reached an address the server may not post to; it was closed unused."""
+
+
+def _checked(sock: socket.socket, conn, scheme: str, allow_loopback_http: bool) -> socket.socket:
+    peer = sock.getpeername()[0]
+    if not address_allowed(peer, scheme, allow_loopback_http):
+        sock.close()
+        raise PeerRefused(conn, f"refused to post to {peer}: not a public address")
+    return sock
+
+
+def guarded_session(allow_loopback_http: bool) -> requests.Session:
+    """A requests session that checks each connection's peer address, follows no redirect and
+    takes no proxy or credentials from the environment."""
+
+    class GuardedHTTP(HTTPConnection):
+        def _new_conn(self) -> socket.socket:
+            return _checked(super()._new_conn(), self, "http", allow_loopback_http)
+
+    class GuardedHTTPS(HTTPSConnection):
+        def _new_conn(self) -> socket.socket:
+            return _checked(super()._new_conn(), self, "https", allow_loopback_http)
+
+    class HTTPPool(HTTPConnectionPool):
+        ConnectionCls = GuardedHTTP
+
+    class HTTPSPool(HTTPSConnectionPool):
+        ConnectionCls = GuardedHTTPS
+
+    class Adapter(HTTPAdapter):
+        def init_poolmanager(self, *args, **kwargs) -> None:
+            super().init_poolmanager(*args, **kwargs)
+            self.poolmanager.pool_classes_by_scheme = {"http": HTTPPool, "https": HTTPSPool}
+
+    class Session(requests.Session):
+        def request(self, method, url, *args, **kwargs):  # the same call, never following a redirect
+            kwargs["allow_redirects"] = False
+            return super().request(method, url, *args, **kwargs)
+
+    session = Session()
+    session.trust_env = False  # no HTTP(S)_PROXY, no .netrc
+    for prefix in ("http://", "https://"):
+        session.mount(prefix, Adapter(max_retries=0))
+    return session
+
+
+class SessionPerThread(threading.local):
+    """One guarded session per sender thread (a requests session is not meant to be shared)."""
+
+    def __init__(self, allow_loopback_http: bool):
+        self.session = guarded_session(allow_loopback_http)

@@ -1,0 +1,131 @@
+"""Sending pushes without ever blocking the event loop: events go into a bounded queue (``notify``
+never waits; past ``PUSH_QUEUE`` an event is dropped and counted), a few tasks take them, read the
+player's choices and subscriptions in the database's worker threads, and post each push on a
+sender thread of their own (``PUSH_WORKERS``): pywebpush signs (VAPID, ES256) and encrypts
+(aes128gcm, RFC 8291), the guarded session (``guard``) posts only to public https addresses.
+
+Who calls ``notify`` decides "once per event": the process that runs a match (the cluster's owner,
+never a mirror: the hook is in ``MatchRunner``), and for a chat mention the process that stored
+the message. Each player's pushes are throttled (``RATE_NOTIFY_PER_PLAYER``, through the shared
+rate-limit store in a cluster), and a subscription the push service calls gone (404, 410) is deleted."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+
+import requests
+from py_vapid import Vapid
+from pywebpush import WebPushException, webpush
+
+from app.limits.store import Rule
+from app.observability import metrics
+from app.push import keys, store
+from app.push.guard import EndpointRefused, SessionPerThread, check_endpoint
+from app.push.texts import Event, payload
+from app.settings import Settings
+
+log = logging.getLogger("asobiba.push")
+
+TTL_SECONDS = 24 * 3600  # a push waits this long for a browser that is offline
+
+
+class Notifier:
+    def __init__(self, settings: Settings, db, limiter):
+        self.settings = settings
+        self.db = db
+        self.limiter = limiter
+        self.rule = Rule.parse(settings.rate_notify_per_player)
+        self.vapid: Vapid | None = None
+        self.public_key = ""
+        self.queue: asyncio.Queue[tuple[str, Event]] | None = None
+        self._tasks: list[asyncio.Task] = []
+        self._threads = ThreadPoolExecutor(max_workers=settings.push_workers, thread_name_prefix="push")
+        self._sessions = SessionPerThread(settings.push_allow_loopback_http)
+        self.busy = 0  # events being delivered now (tests wait for the queue to settle)
+
+    async def start(self) -> None:
+        """Load (or make and store) the VAPID key, then start the sender tasks."""
+        self.vapid = await self.db.run(keys.load_or_create, self.settings.vapid_private_key)
+        self.public_key = keys.public_key_b64(self.vapid)
+        self.queue = asyncio.Queue(maxsize=self.settings.push_queue)
+        self._tasks = [asyncio.create_task(self._work()) for _ in range(self.settings.push_workers)]
+
+    def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        self._threads.shutdown(wait=False, cancel_futures=True)
+
+    @property
+    def idle(self) -> bool:
+        return self.queue is None or (self.queue.empty() and self.busy == 0)
+
+    def notify(self, player_ids: Iterable[str], event: Event) -> None:
+        """Queue ``event`` for each player; never waits (called on the apply path)."""
+        if self.queue is None:
+            return
+        for player_id in player_ids:
+            try:
+                self.queue.put_nowait((player_id, event))
+            except asyncio.QueueFull:
+                metrics.push("dropped")
+                log.warning("push queue full: a %s notification was dropped", event.kind,
+                            extra={"room_id": event.room_id})
+
+    async def _work(self) -> None:
+        assert self.queue is not None, "started"
+        while True:
+            player_id, event = await self.queue.get()
+            self.busy += 1
+            try:
+                await self._deliver(player_id, event)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("a %s push failed", event.kind, extra={"room_id": event.room_id})
+            finally:
+                self.busy -= 1
+
+    async def _deliver(self, player_id: str, event: Event) -> None:
+        targets = await self.db.run(store.targets, player_id, event.kind)
+        if not targets:
+            return
+        if self.rule is not None:
+            wait = await self.limiter.store.take(f"notify:player:{player_id}", self.rule, 1.0, self.limiter.clock.now())
+            if wait > 0:
+                metrics.push("throttled")
+                return
+        loop = asyncio.get_running_loop()
+        for target in targets:
+            result = await loop.run_in_executor(self._threads, self._post, target, event)
+            metrics.push(result)
+            if result == "gone":
+                await self.db.run(store.forget, target.id)
+
+    def _post(self, target: store.Target, event: Event) -> str:
+        """One push (in a sender thread): ``sent``, ``gone``, ``refused`` or ``failed``."""
+        allow = self.settings.push_allow_loopback_http
+        try:
+            check_endpoint(target.endpoint, allow)
+        except EndpointRefused as exc:
+            log.warning("push not sent: %s", exc, extra={"room_id": event.room_id})
+            return "refused"
+        data = json.dumps(payload(event, target.lang), ensure_ascii=False).encode()
+        try:
+            webpush({"endpoint": target.endpoint, "keys": {"p256dh": target.p256dh, "auth": target.auth}},
+                    data=data, vapid_private_key=self.vapid, vapid_claims={"sub": self.settings.vapid_subject},
+                    ttl=TTL_SECONDS, headers={"Topic": event.topic, "Urgency": "normal"},
+                    timeout=self.settings.push_timeout, requests_session=self._sessions.session)
+            return "sent"
+        except WebPushException as exc:
+            status = exc.response.status_code if exc.response is not None else None
+            if status in (404, 410):
+                return "gone"
+            log.warning("push refused by the push service (%s)", status, extra={"room_id": event.room_id})
+            return "failed"
+        except (requests.RequestException, ValueError, OSError) as exc:
+            log.warning("push not delivered: %s", type(exc).__name__, extra={"room_id": event.room_id})
+            return "failed"
