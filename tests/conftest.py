@@ -1,4 +1,5 @@
-"""Shared fixtures: a fresh real database per test (SQLite always, PostgreSQL when configured),
+"""Shared fixtures: a fresh real database per test (SQLite always, PostgreSQL when configured;
+migrated, or empty for tests of the migrations),
 a real server on a free port, and headless Chromium for the browser tests."""
 
 from __future__ import annotations
@@ -7,12 +8,20 @@ import pytest
 
 from app.clock import FakeClock
 from tests.support.browser import chromium
-from tests.support.databases import KINDS, fresh_database
+from tests.support.databases import KINDS, fresh_database, migrated_database
 from tests.support.server import start_in_thread
 
 
 @pytest.fixture(params=KINDS)
 def database_url(request, tmp_path):
+    """A fresh database of its own, with the newest schema and no rows."""
+    with migrated_database(request.param, tmp_path) as url:
+        yield url
+
+
+@pytest.fixture(params=KINDS)
+def empty_database_url(request, tmp_path):
+    """A fresh database without any table: for tests of the migrations themselves."""
     with fresh_database(request.param, tmp_path) as url:
         yield url
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.databases import KINDS, fresh_database
+from tests.support.databases import KINDS, migrated_database
 from tests.support.redis import REDIS_URL, delete_prefix, random_prefix
 
 # A cluster needs PostgreSQL: these tests run wherever TEST_DATABASE_URL is set (CI sets it).
@@ -13,7 +13,7 @@ CLUSTER_KINDS = [kind for kind in KINDS if kind == "postgresql"]
 
 @pytest.fixture(params=CLUSTER_KINDS)
 def postgres_url(request, tmp_path):
-    with fresh_database(request.param, tmp_path) as url:
+    with migrated_database(request.param, tmp_path) as url:
         yield url
 
 

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from tests.support.axe import severe_violations
-from tests.support.databases import fresh_database
+from tests.support.databases import migrated_database
 from tests.support.browser import (DESKTOP, PHONE, add_bot, click_until_outcome, create_room, start_match,
                                    wait_for_table, watch_errors)
 
@@ -21,7 +21,7 @@ from tests.support.browser import (DESKTOP, PHONE, add_bot, click_until_outcome,
 def database_url(tmp_path):
     """SQLite only: what the page shows does not depend on the database (each database's paths
     have their own tests), and these are the heaviest browser tests."""
-    with fresh_database("sqlite", tmp_path) as url:
+    with migrated_database("sqlite", tmp_path) as url:
         yield url
 
 

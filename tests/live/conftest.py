@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.databases import KINDS, fresh_database
+from tests.support.databases import KINDS, migrated_database
 from tests.support.server import start_in_thread
 
 
 @pytest.fixture(scope="module", params=KINDS)
 def database_url(request, tmp_path_factory):
-    with fresh_database(request.param, tmp_path_factory.mktemp("live")) as url:
+    with migrated_database(request.param, tmp_path_factory.mktemp("live")) as url:
         yield url
 
 

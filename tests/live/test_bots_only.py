@@ -18,7 +18,7 @@ import engines
 from app.clock import FakeClock
 from app.models import Match, MatchAction
 from tests.live.helpers import bots_only_room, wait_for_status
-from tests.support.databases import KINDS, fresh_database
+from tests.support.databases import KINDS, migrated_database
 from tests.support.driver import SHORT_MATCH
 from tests.support.server import start_in_thread
 
@@ -43,7 +43,7 @@ def fast_servers(tmp_path_factory):
 
         def get(kind: str):
             if kind not in servers:
-                url = stack.enter_context(fresh_database(kind, tmp_path_factory.mktemp("bots")))
+                url = stack.enter_context(migrated_database(kind, tmp_path_factory.mktemp("bots")))
                 clock = FakeClock()
                 running = start_in_thread(url, clock=clock)
                 running.database_url = url

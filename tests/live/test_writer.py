@@ -12,13 +12,13 @@ from app import store
 from app.errors import ApiError
 from app.live.writer import ActionWriter
 from app.store import LogEntry
-from tests.support.databases import KINDS, database_with_a_match, fresh_database
+from tests.support.databases import KINDS, database_with_a_match, migrated_database
 
 
 @pytest.fixture(params=KINDS)
 def database_url(request, tmp_path):
     """A database of its own per test (this folder's other tests share one per module)."""
-    with fresh_database(request.param, tmp_path) as url:
+    with migrated_database(request.param, tmp_path) as url:
         yield url
 
 

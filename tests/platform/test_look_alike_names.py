@@ -68,12 +68,12 @@ def test_two_seats_of_one_room_never_show_look_alike_names(server):
     assert [s["name"] for s in Api(server.base_url).get(f"/api/rooms/{room_id}").json()["seats"]] == ["Taro", "Jiro"]
 
 
-def test_existing_accounts_get_their_skeleton_and_older_keeps_a_shared_one(database_url):
+def test_existing_accounts_get_their_skeleton_and_older_keeps_a_shared_one(empty_database_url):
     """The migration gives existing accounts their name's skeleton; of two that already look alike,
     the older keeps it (the later stays without, and keeps its name)."""
-    config = alembic_config(database_url)
+    config = alembic_config(empty_database_url)
     command.upgrade(config, "0009")
-    engine = create_engine(database_url)
+    engine = create_engine(empty_database_url)
     with engine.begin() as connection:
         for i, name in enumerate(["Hanako", "\u041d\u0430nako", "Taro"]):
             connection.execute(text("INSERT INTO players (id, name, token_hash, is_bot, created_at) VALUES "

@@ -8,16 +8,16 @@ from sqlalchemy import create_engine, inspect
 from app.db import alembic_config, migrate
 
 
-def test_upgrade_empty_database_and_check_is_clean(database_url):
-    migrate(database_url)
-    tables = set(inspect(create_engine(database_url)).get_table_names())
+def test_upgrade_empty_database_and_check_is_clean(empty_database_url):
+    migrate(empty_database_url)
+    tables = set(inspect(create_engine(empty_database_url)).get_table_names())
     assert {"players", "rooms", "room_seats", "matches", "match_actions", "chat_messages"} <= tables
-    command.check(alembic_config(database_url))  # raises if the models and migrations differ
+    command.check(alembic_config(empty_database_url))  # raises if the models and migrations differ
 
 
-def test_downgrade_to_base_and_back(database_url):
-    config = alembic_config(database_url)
-    migrate(database_url)
+def test_downgrade_to_base_and_back(empty_database_url):
+    config = alembic_config(empty_database_url)
+    migrate(empty_database_url)
     command.downgrade(config, "base")
-    assert "matches" not in inspect(create_engine(database_url)).get_table_names()
+    assert "matches" not in inspect(create_engine(empty_database_url)).get_table_names()
     command.upgrade(config, "head")

@@ -1,11 +1,21 @@
 """Real databases for tests: a fresh SQLite file always, and a fresh PostgreSQL database per test
-when TEST_DATABASE_URL is set (CI sets it and fails if PostgreSQL is unreachable)."""
+when TEST_DATABASE_URL is set (CI sets it and fails if PostgreSQL is unreachable).
+
+``fresh_database`` gives an empty database; ``migrated_database`` a fresh one that already has the
+newest schema, copied from a template migrated once per test process (running the migrations took
+about 0.3 s per SQLite test and 1 s per PostgreSQL test, over a thousand times per run). The copy
+is a real database of its own, as the migrations would have left it; a test of the migrations
+themselves starts from ``fresh_database`` (the ``empty_database_url`` fixture)."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import secrets
+import sqlite3
+import tempfile
 from contextlib import contextmanager
+from pathlib import Path
 
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
@@ -27,6 +37,62 @@ def fresh_database(kind: str, tmp_path):
     admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+_templates: dict[str, str] = {}  # kind -> this process's migrated template (a file, or a database name)
+
+
+def _template(kind: str) -> str:
+    """This process's migrated template of ``kind``, made on first use and dropped at exit."""
+    if kind in _templates:
+        return _templates[kind]
+    if kind == "sqlite":
+        folder = tempfile.mkdtemp(prefix="asobiba-template-")
+        template = str(Path(folder) / "template.db")
+        migrate(f"sqlite:///{template}")
+        with sqlite3.connect(template) as connection:
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    else:
+        template = f"asobiba_tmpl_{secrets.token_hex(6)}"
+        admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+        with admin.connect() as connection:
+            connection.execute(text(f'CREATE DATABASE "{template}"'))
+        admin.dispose()
+        atexit.register(_drop, template)
+        migrate(make_url(POSTGRES_URL).set(database=template).render_as_string(hide_password=False))
+    _templates[kind] = template
+    return template
+
+
+def _drop(name: str) -> None:
+    admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@contextmanager
+def migrated_database(kind: str, tmp_path):
+    """A fresh database of ``kind`` with the newest schema and no rows (a copy of the template)."""
+    template = _template(kind)
+    if kind == "sqlite":
+        path = tmp_path / "asobiba-test.db"
+        with sqlite3.connect(template) as source, sqlite3.connect(path) as target:
+            source.backup(target)
+        source.close()
+        target.close()
+        yield f"sqlite:///{path}"
+        return
+    name = f"asobiba_t_{secrets.token_hex(6)}"
+    admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
     try:
         yield make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
     finally:

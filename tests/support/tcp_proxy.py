@@ -78,10 +78,10 @@ def server_behind_proxy(kind: str, tmp_path):
     """A fresh, migrated database of ``kind`` and a server that reaches it only through a
     ``TcpProxy`` the test can cut; yields (server, proxy, the database's own URL)."""
     from app.db import migrate
-    from tests.support.databases import fresh_database
+    from tests.support.databases import migrated_database
     from tests.support.server import start_in_thread
 
-    with fresh_database(kind, tmp_path) as url:
+    with migrated_database(kind, tmp_path) as url:
         migrate(url)
         real = make_url(url)
         proxy = TcpProxy(real.host or "127.0.0.1", real.port or 5432)
