@@ -1,8 +1,8 @@
 """Security headers on every HTTP response, and a Content-Security-Policy that lets pages run only
 the scripts served from this origin (no inline script, no eval, no plugins, no framing).
 
-Styles may be inline (``style-src 'unsafe-inline'``): game tables add their stylesheet with a
-``<style>`` element (static/dom.js ``addStyleOnce``); CSS cannot run script. The interactive API
+Styles may be inline (``style-src 'unsafe-inline'``): a few elements get a ``style`` attribute
+(a bar's width, a stone's colour); CSS cannot run script. Stylesheets are files (static/css/). The interactive API
 docs (``/docs``, ``/redoc``) run only our vendored, pinned bundles (app/api_docs.py) and get the
 same script policy, plus a worker from a blob for ReDoc's search. Over HTTPS every answer carries
 ``Strict-Transport-Security``."""

@@ -3,7 +3,9 @@
 import { t } from "/static/i18n.js";
 
 const link = document.getElementById("account-link");
-const label = () => { link.textContent = localStorage.getItem("asobiba.token") ? t("Account", "アカウント") : t("Log in", "ログイン"); };
+const label = () => {
+  link.textContent = localStorage.getItem("asobiba.token") ? t("Account", "アカウント") : t("Log in", "ログイン");
+};
 if (link) {
   label();
   const me = document.getElementById("me");

@@ -10,13 +10,27 @@ const main = document.getElementById("main");
 function renderHeader() {
   document.getElementById("lang-toggle").textContent = getLang() === "ja" ? "English" : "日本語";
   const me = document.getElementById("me");
-  me.replaceChildren(store.name && store.playerId ? h("a", { href: `/static/ratings.html?player=${store.playerId}`, title: t("my_page") }, store.name) : "");
+  me.replaceChildren(
+    store.name && store.playerId
+      ? h("a", { href: `/static/ratings.html?player=${store.playerId}`, title: t("my_page") }, store.name)
+      : "",
+  );
 }
 
 // --- landing (static/landing.js) ---------------------------------------------------------------
 
 function landing() {
-  return renderLanding(main, { api, store, toast, ensurePlayer, refreshHeader: renderHeader, open: (path) => { history.pushState({}, "", path); route(); } });
+  return renderLanding(main, {
+    api,
+    store,
+    toast,
+    ensurePlayer,
+    refreshHeader: renderHeader,
+    open: (path) => {
+      history.pushState({}, "", path);
+      route();
+    },
+  });
 }
 
 function route() {
@@ -27,7 +41,10 @@ function route() {
   else landing().catch((err) => toast(err.message));
 }
 
-document.getElementById("lang-toggle").addEventListener("click", () => { setLang(getLang() === "ja" ? "en" : "ja"); location.reload(); });
+document.getElementById("lang-toggle").addEventListener("click", () => {
+  setLang(getLang() === "ja" ? "en" : "ja");
+  location.reload();
+});
 setLang(getLang());
 window.addEventListener("popstate", route);
 route();

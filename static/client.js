@@ -3,19 +3,33 @@ import { t } from "/static/i18n.js";
 
 // Refusals of a typed name, said in the page's language wherever a name is typed (issue 30, point 11).
 const NAME_ERRORS = {
-  name_invisible: ["Names may not hold invisible or direction-changing characters: type the name without them.",
-    "名前に見えない文字や文字の向きを変える文字は使えません。それらを除いて入力してください。"],
-  name_claimed: ["That name belongs to an account: log in, or choose another one.",
-    "その名前はアカウントが使っています。ログインするか、別の名前にしてください。"],
-  name_confusable: ["That name looks like an account's name: choose another one.",
-    "その名前はアカウントの名前とまぎらわしいので使えません。別の名前にしてください。"],
-  name_confusable_in_room: ["Someone at this table has a name that looks the same: change your name to sit here.",
-    "この卓にまぎらわしい名前の人がいます。名前を変えてから座ってください。"],
+  name_invisible: [
+    "Names may not hold invisible or direction-changing characters: type the name without them.",
+    "名前に見えない文字や文字の向きを変える文字は使えません。それらを除いて入力してください。",
+  ],
+  name_claimed: [
+    "That name belongs to an account: log in, or choose another one.",
+    "その名前はアカウントが使っています。ログインするか、別の名前にしてください。",
+  ],
+  name_confusable: [
+    "That name looks like an account's name: choose another one.",
+    "その名前はアカウントの名前とまぎらわしいので使えません。別の名前にしてください。",
+  ],
+  name_confusable_in_room: [
+    "Someone at this table has a name that looks the same: change your name to sit here.",
+    "この卓にまぎらわしい名前の人がいます。名前を変えてから座ってください。",
+  ],
 };
 export const store = {
-  get token() { return localStorage.getItem("asobiba.token"); },
-  get name() { return localStorage.getItem("asobiba.name"); },
-  get playerId() { return localStorage.getItem("asobiba.player"); },
+  get token() {
+    return localStorage.getItem("asobiba.token");
+  },
+  get name() {
+    return localStorage.getItem("asobiba.name");
+  },
+  get playerId() {
+    return localStorage.getItem("asobiba.player");
+  },
   save(player) {
     localStorage.setItem("asobiba.token", player.token);
     localStorage.setItem("asobiba.name", player.name);
@@ -41,7 +55,9 @@ export function toast(message) {
   el.textContent = message;
   el.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { el.hidden = true; }, 4000);
+  toast.timer = setTimeout(() => {
+    el.hidden = true;
+  }, 4000);
 }
 
 /** Make sure a player exists for ``name``: one identity per browser. A saved player whose token

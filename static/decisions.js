@@ -18,8 +18,16 @@ const BY_GAME = {
     const onlyPass = legal.every((a) => a.type === "pass");
     if (onlyPass) return null; // nothing to call: no decision, no cue
     if (!calls.length) return { en: "Your move", ja: "あなたの番" };
-    return { en: `Call ${orList(calls.map((k) => CALLS[k][0]), true)}, or pass`,
-      ja: `${orList(calls.map((k) => CALLS[k][1]), false)}するか、パス` };
+    return {
+      en: `Call ${orList(
+        calls.map((k) => CALLS[k][0]),
+        true,
+      )}, or pass`,
+      ja: `${orList(
+        calls.map((k) => CALLS[k][1]),
+        false,
+      )}するか、パス`,
+    };
   },
 };
 

@@ -16,15 +16,6 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
-/** Add a stylesheet once per page (each game table brings its own, prefixed with its id). */
-export function addStyleOnce(id, css) {
-  if (document.getElementById(id)) return;
-  const style = document.createElement("style");
-  style.id = id;
-  style.textContent = css;
-  document.head.appendChild(style);
-}
-
 /**
  * Redraws of ``el``'s content that wait while a pointer is pressed on it and run just after the
  * release (after its click): content replaced between a press and its release loses the click,
@@ -39,11 +30,22 @@ export function steadyWhilePressed(el, longestPressMs = 5000) {
     if (!pressed) return;
     pressed = false;
     clearTimeout(giveUp);
-    setTimeout(() => { const draw = pending; pending = null; draw?.(); }); // after the click event
+    setTimeout(() => {
+      const draw = pending;
+      pending = null;
+      draw?.();
+    }); // after the click event
   };
   // (a press held longer is no click; and a release the page never hears must not freeze it)
-  el.addEventListener("pointerdown", () => { pressed = true; clearTimeout(giveUp); giveUp = setTimeout(release, longestPressMs); });
+  el.addEventListener("pointerdown", () => {
+    pressed = true;
+    clearTimeout(giveUp);
+    giveUp = setTimeout(release, longestPressMs);
+  });
   window.addEventListener("pointerup", release);
   window.addEventListener("pointercancel", release);
-  return (draw) => { if (pressed) pending = draw; else draw(); };
+  return (draw) => {
+    if (pressed) pending = draw;
+    else draw();
+  };
 }

@@ -11,11 +11,13 @@ const TEAM_NAMES = { light: ["Light", "光"], dark: ["Dark", "闇"] };
 function ordinal(n) {
   if (getLang() === "ja") return `${n}位`;
   const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
+  const suffix = tens >= 11 && tens <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
   return `${n}${suffix}`;
 }
 
-function names(seats, nameOf) { return seats.map(nameOf).join(t(", ", "、")); }
+function names(seats, nameOf) {
+  return seats.map(nameOf).join(t(", ", "、"));
+}
 
 /** The team of ``seat`` in ``outcome.teams`` (a list of seat lists), or -1. */
 function teamOf(outcome, seat) {
@@ -39,7 +41,8 @@ export function headline(outcome, me, nameOf) {
     const winning = teamOf(outcome, winners[0]);
     const mine = me === null ? -1 : teamOf(outcome, me);
     if (mine >= 0) {
-      return mine === winning ? { text: t("Your team won!", "あなたのチームの勝ち！"), mood: "won" }
+      return mine === winning
+        ? { text: t("Your team won!", "あなたのチームの勝ち！"), mood: "won" }
         : { text: t("Your team lost", "あなたのチームの負け"), mood: "lost" };
     }
     const who = teamName(outcome, winning, nameOf);
@@ -47,10 +50,17 @@ export function headline(outcome, me, nameOf) {
   }
   if (me !== null && me >= 0 && me < ranks.length) {
     if (ranks[me] === 0) {
-      return winners.length > 1 ? { text: t("You tied for first place!", "同率1位！"), mood: "won" }
+      return winners.length > 1
+        ? { text: t("You tied for first place!", "同率1位！"), mood: "won" }
         : { text: t("You won!", "あなたの勝ち！"), mood: "won" };
     }
-    return { text: t(`You lost — ${ordinal(ranks[me] + 1)} of ${ranks.length}`, `あなたの負け — ${ranks.length}人中${ordinal(ranks[me] + 1)}`), mood: "lost" };
+    return {
+      text: t(
+        `You lost — ${ordinal(ranks[me] + 1)} of ${ranks.length}`,
+        `あなたの負け — ${ranks.length}人中${ordinal(ranks[me] + 1)}`,
+      ),
+      mood: "lost",
+    };
   }
   return { text: t(`${names(winners, nameOf)} won`, `${names(winners, nameOf)}の勝ち`), mood: "neutral" };
 }
@@ -59,13 +69,29 @@ export function headline(outcome, me, nameOf) {
 function places(outcome, me, nameOf) {
   if (!outcome.ranks) return h("p", { class: "muted" }, t("Not rated.", "レーティング対象外です。"));
   const order = outcome.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank || a.seat - b.seat);
-  return h("ol", { class: "places", "aria-label": t("Places", "順位") }, order.map(({ rank, seat }) => {
-    const you = seat === me ? t(" (you)", "(あなた)") : "";
-    const score = outcome.scores ? h("span", { class: "place-score" }, ` — ${t("score", "得点")} ${outcome.scores[seat]}`) : "";
-    const team = outcome.teams ? h("span", { class: "muted" }, ` · ${teamName(outcome, teamOf(outcome, seat), nameOf)}`) : "";
-    return h("li", { class: `place${seat === me ? " me" : ""}`, "data-seat": seat },
-      h("b", {}, t(`Rank ${rank + 1}`, `${rank + 1}位`)), " ", nameOf(seat), you, score, team);
-  }));
+  return h(
+    "ol",
+    { class: "places", "aria-label": t("Places", "順位") },
+    order.map(({ rank, seat }) => {
+      const you = seat === me ? t(" (you)", "(あなた)") : "";
+      const score = outcome.scores
+        ? h("span", { class: "place-score" }, ` — ${t("score", "得点")} ${outcome.scores[seat]}`)
+        : "";
+      const team = outcome.teams
+        ? h("span", { class: "muted" }, ` · ${teamName(outcome, teamOf(outcome, seat), nameOf)}`)
+        : "";
+      return h(
+        "li",
+        { class: `place${seat === me ? " me" : ""}`, "data-seat": seat },
+        h("b", {}, t(`Rank ${rank + 1}`, `${rank + 1}位`)),
+        " ",
+        nameOf(seat),
+        you,
+        score,
+        team,
+      );
+    }),
+  );
 }
 
 /**
@@ -75,11 +101,24 @@ function places(outcome, me, nameOf) {
 export function endPanel(outcome, { me, nameOf, actions = [], replayUrl = null }) {
   const { text, mood } = headline(outcome, me, nameOf);
   const why = reasonText(outcome.reason, getLang(), nameOf);
-  return h("section", { class: `card outcome outcome-${mood}`, id: "outcome", "aria-labelledby": "outcome-title",
-    "data-ending": outcome.ending || "" },
+  return h(
+    "section",
+    {
+      class: `card outcome outcome-${mood}`,
+      id: "outcome",
+      "aria-labelledby": "outcome-title",
+      "data-ending": outcome.ending || "",
+    },
     h("h2", { id: "outcome-title", tabindex: "-1" }, text),
     why ? h("p", { class: "outcome-why" }, why) : "",
     places(outcome, me, nameOf),
-    h("div", { class: "end-actions", id: "end-actions" }, actions,
-      replayUrl ? h("p", {}, h("a", { href: replayUrl, class: "end-replay" }, t("Replay this match", "この対戦のリプレイ"))) : ""));
+    h(
+      "div",
+      { class: "end-actions", id: "end-actions" },
+      actions,
+      replayUrl
+        ? h("p", {}, h("a", { href: replayUrl, class: "end-replay" }, t("Replay this match", "この対戦のリプレイ")))
+        : "",
+    ),
+  );
 }

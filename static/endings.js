@@ -7,7 +7,8 @@ import { t } from "/static/i18n.js";
 
 /** A chat line of channel "notice" in the reader's language. */
 export function noticeText(m) {
-  if (m.notice === "bot_plays") return t(`A bot plays for ${m.name} until they are back.`, `${m.name}さんが戻るまでボットが代わりに打ちます。`);
+  if (m.notice === "bot_plays")
+    return t(`A bot plays for ${m.name} until they are back.`, `${m.name}さんが戻るまでボットが代わりに打ちます。`);
   if (m.notice === "back") return t(`${m.name} is back and plays again.`, `${m.name}さんが戻り、自分で打っています。`);
   return m.text;
 }
@@ -20,7 +21,12 @@ export class MatchControls {
     // above the table: who a bot plays for, open proposals; below it: the player's own choices
     // (the table's decisions come first on a phone)
     this.element = h("div", { id: "match-notices", class: "card match-notices", role: "status" });
-    this.menuElement = h("div", { id: "match-controls", class: "match-controls", role: "group", "aria-label": t("End the match", "対戦を終える") });
+    this.menuElement = h("div", {
+      id: "match-controls",
+      class: "match-controls",
+      role: "group",
+      "aria-label": t("End the match", "対戦を終える"),
+    });
   }
 
   update() {
@@ -30,20 +36,34 @@ export class MatchControls {
     const el = this.element;
     const menu = this.menuElement;
     if (!m || m.outcome || !room || room.status !== "running") {
-      el.hidden = menu.hidden = true; el.replaceChildren(); menu.replaceChildren(); return;
+      el.hidden = menu.hidden = true;
+      el.replaceChildren();
+      menu.replaceChildren();
+      return;
     }
     const parts = [];
     let below = [];
     const zombies = room.seats.filter((s) => s.zombie);
     for (const s of zombies) {
-      parts.push(h("p", { class: "zombie-notice", "data-seat": s.seat }, "⚙ ",
-        t(`A bot plays for ${s.name} until they are back.`, `${s.name}さんが戻るまでボットが代わりに打ちます。`)));
+      parts.push(
+        h(
+          "p",
+          { class: "zombie-notice", "data-seat": s.seat },
+          "⚙ ",
+          t(`A bot plays for ${s.name} until they are back.`, `${s.name}さんが戻るまでボットが代わりに打ちます。`),
+        ),
+      );
     }
     const me = page.mySeat;
     const mine = room.seats.find((s) => s.seat === me);
     if (me !== null && mine && (mine.zombie || mine.left)) {
-      parts.push(h("button", { type: "button", id: "take-back", class: "primary", onclick: () => page.roomCall("join") },
-        t("Take my seat back", "席に戻る")));
+      parts.push(
+        h(
+          "button",
+          { type: "button", id: "take-back", class: "primary", onclick: () => page.roomCall("join") },
+          t("Take my seat back", "席に戻る"),
+        ),
+      );
     } else if (me !== null && mine) {
       parts.push(...this.votes(m, room, me));
       below = [this.menu(m, room, me)];
@@ -62,33 +82,106 @@ export class MatchControls {
     const abort = platform.abort_votes || [];
     if (abort.length) {
       const waiting = room.seats.filter((s) => !s.bot && !s.zombie && !abort.includes(s.seat)).map((s) => s.seat);
-      const buttons = abort.includes(me) ? [] : [
-        h("button", { type: "button", id: "abort-agree", onclick: () => page.act({ platform: "abort" }) }, t("Agree to abort", "中止に賛成")),
-      ];
-      buttons.push(h("button", { type: "button", id: "abort-decline", class: "quiet", onclick: () => page.act({ platform: "decline", kind: "abort" }) },
-        abort.includes(me) ? t("Withdraw", "取り下げる") : t("Keep playing", "続ける")));
-      parts.push(h("div", { id: "abort-proposal", class: "proposal", role: "status" },
-        h("p", {}, t(`${names(abort)} proposed to abort the match (it will not be rated).`, `${names(abort)}さんが対戦の中止を提案しました（レーティング対象外になります）。`),
-          waiting.length ? ` ${t(`Waiting for: ${names(waiting)}`, `返事待ち：${names(waiting)}`)}` : ""), ...buttons));
+      const buttons = abort.includes(me)
+        ? []
+        : [
+            h(
+              "button",
+              { type: "button", id: "abort-agree", onclick: () => page.act({ platform: "abort" }) },
+              t("Agree to abort", "中止に賛成"),
+            ),
+          ];
+      buttons.push(
+        h(
+          "button",
+          {
+            type: "button",
+            id: "abort-decline",
+            class: "quiet",
+            onclick: () => page.act({ platform: "decline", kind: "abort" }),
+          },
+          abort.includes(me) ? t("Withdraw", "取り下げる") : t("Keep playing", "続ける"),
+        ),
+      );
+      parts.push(
+        h(
+          "div",
+          { id: "abort-proposal", class: "proposal", role: "status" },
+          h(
+            "p",
+            {},
+            t(
+              `${names(abort)} proposed to abort the match (it will not be rated).`,
+              `${names(abort)}さんが対戦の中止を提案しました（レーティング対象外になります）。`,
+            ),
+            waiting.length ? ` ${t(`Waiting for: ${names(waiting)}`, `返事待ち：${names(waiting)}`)}` : "",
+          ),
+          ...buttons,
+        ),
+      );
     }
     const allResign = platform.resign_votes || [];
     const myTeam = ((m.view && m.view.teams) || []).find((tm) => tm.includes(me)) || [me];
     const resign = allResign.filter((s) => myTeam.includes(s));
     const theirs = allResign.filter((s) => !myTeam.includes(s));
     if (theirs.length) {
-      parts.push(h("div", { id: "concede-theirs", class: "proposal", role: "status" },
-        h("p", {}, me == null
-          ? t(`${names(theirs)} proposed that their team concede.`, `${names(theirs)}さんがチームの投了を提案しました。`)
-          : t(`The other team: ${names(theirs)} proposed to concede.`, `相手チーム：${names(theirs)}さんが投了を提案しました。`))));
+      parts.push(
+        h(
+          "div",
+          { id: "concede-theirs", class: "proposal", role: "status" },
+          h(
+            "p",
+            {},
+            me == null
+              ? t(
+                  `${names(theirs)} proposed that their team concede.`,
+                  `${names(theirs)}さんがチームの投了を提案しました。`,
+                )
+              : t(
+                  `The other team: ${names(theirs)} proposed to concede.`,
+                  `相手チーム：${names(theirs)}さんが投了を提案しました。`,
+                ),
+          ),
+        ),
+      );
     }
     if (resign.length) {
-      const buttons = resign.includes(me) ? [] : [
-        h("button", { type: "button", id: "concede-agree", onclick: () => page.act({ platform: "resign" }) }, t("Agree to concede", "投了に賛成")),
-      ];
-      buttons.push(h("button", { type: "button", id: "concede-decline", class: "quiet", onclick: () => page.act({ platform: "decline", kind: "resign" }) },
-        resign.includes(me) ? t("Withdraw", "取り下げる") : t("Keep playing", "続ける")));
-      parts.push(h("div", { id: "concede-proposal", class: "proposal", role: "status" },
-        h("p", {}, t(`Your team: ${names(resign)} proposed to concede.`, `あなたのチーム：${names(resign)}さんが投了を提案しました。`)), ...buttons));
+      const buttons = resign.includes(me)
+        ? []
+        : [
+            h(
+              "button",
+              { type: "button", id: "concede-agree", onclick: () => page.act({ platform: "resign" }) },
+              t("Agree to concede", "投了に賛成"),
+            ),
+          ];
+      buttons.push(
+        h(
+          "button",
+          {
+            type: "button",
+            id: "concede-decline",
+            class: "quiet",
+            onclick: () => page.act({ platform: "decline", kind: "resign" }),
+          },
+          resign.includes(me) ? t("Withdraw", "取り下げる") : t("Keep playing", "続ける"),
+        ),
+      );
+      parts.push(
+        h(
+          "div",
+          { id: "concede-proposal", class: "proposal", role: "status" },
+          h(
+            "p",
+            {},
+            t(
+              `Your team: ${names(resign)} proposed to concede.`,
+              `あなたのチーム：${names(resign)}さんが投了を提案しました。`,
+            ),
+          ),
+          ...buttons,
+        ),
+      );
     }
     return parts;
   }
@@ -101,25 +194,86 @@ export class MatchControls {
     const others = room.seats.filter((s) => !s.bot && !team.includes(s.seat));
     const items = [];
     if (others.length && others.every((s) => s.zombie)) {
-      items.push(h("button", { type: "button", id: "claim", class: "primary", onclick: () => page.act({ platform: "claim" }) },
-        t("Claim the win (everyone else is gone)", "勝ちを申告する（ほかの全員が不在）")));
+      items.push(
+        h(
+          "button",
+          { type: "button", id: "claim", class: "primary", onclick: () => page.act({ platform: "claim" }) },
+          t("Claim the win (everyone else is gone)", "勝ちを申告する（ほかの全員が不在）"),
+        ),
+      );
     }
     if (this.confirming) {
-      items.push(h("span", { class: "confirm" }, t(teamGame ? "Concede for your team?" : "Really resign?", teamGame ? "チームとして投了しますか？" : "本当に投了しますか？"), " ",
-        h("button", { type: "button", id: "resign-confirm", class: "danger", onclick: () => { this.confirming = false; page.act({ platform: "resign" }); this.update(); } },
-          t(teamGame ? "Yes, propose to concede" : "Yes, resign", teamGame ? "はい、投了を提案" : "はい、投了します")),
-        h("button", { type: "button", id: "resign-cancel", class: "quiet", onclick: () => { this.confirming = false; this.update(); } }, t("No", "いいえ"))));
+      items.push(
+        h(
+          "span",
+          { class: "confirm" },
+          t(
+            teamGame ? "Concede for your team?" : "Really resign?",
+            teamGame ? "チームとして投了しますか？" : "本当に投了しますか？",
+          ),
+          " ",
+          h(
+            "button",
+            {
+              type: "button",
+              id: "resign-confirm",
+              class: "danger",
+              onclick: () => {
+                this.confirming = false;
+                page.act({ platform: "resign" });
+                this.update();
+              },
+            },
+            t(teamGame ? "Yes, propose to concede" : "Yes, resign", teamGame ? "はい、投了を提案" : "はい、投了します"),
+          ),
+          h(
+            "button",
+            {
+              type: "button",
+              id: "resign-cancel",
+              class: "quiet",
+              onclick: () => {
+                this.confirming = false;
+                this.update();
+              },
+            },
+            t("No", "いいえ"),
+          ),
+        ),
+      );
     } else {
-      items.push(h("button", { type: "button", id: "resign", onclick: () => { this.confirming = true; this.update(); } },
-        t(teamGame ? "Concede…" : "Resign…", "投了…")));
+      items.push(
+        h(
+          "button",
+          {
+            type: "button",
+            id: "resign",
+            onclick: () => {
+              this.confirming = true;
+              this.update();
+            },
+          },
+          t(teamGame ? "Concede…" : "Resign…", "投了…"),
+        ),
+      );
     }
     if (!(m.platform?.abort_votes || []).length) {
       const alone = room.seats.every((s) => s.bot || s.zombie || s.seat === me); // nobody else here to agree
-      items.push(h("button", { type: "button", id: "abort-propose", onclick: () => page.act({ platform: "abort" }) },
-        alone ? t("End the match (no result)", "対戦を終える（結果なし）") : t("Propose to abort", "中止を提案")));
+      items.push(
+        h(
+          "button",
+          { type: "button", id: "abort-propose", onclick: () => page.act({ platform: "abort" }) },
+          alone ? t("End the match (no result)", "対戦を終える（結果なし）") : t("Propose to abort", "中止を提案"),
+        ),
+      );
     }
-    items.push(h("button", { type: "button", id: "leave-match", class: "quiet", onclick: () => page.roomCall("leave") },
-      t("Leave the table (a bot plays for me)", "席を離れる（ボットが代打ち）")));
+    items.push(
+      h(
+        "button",
+        { type: "button", id: "leave-match", class: "quiet", onclick: () => page.roomCall("leave") },
+        t("Leave the table (a bot plays for me)", "席を離れる（ボットが代打ち）"),
+      ),
+    );
     return h("div", { class: "match-menu" }, ...items);
   }
 }

@@ -36,8 +36,10 @@ const STRINGS = {
   rank: ["Rank", "順位"],
   reconnecting: ["Reconnecting…", "再接続中…"],
   restarting: ["Server restarting, reconnecting…", "サーバー再起動中、再接続しています…"],
-  session_ended: ["Your session ended (logged out elsewhere, revoked, expired or password changed): log in again to play.",
-    "セッションが終了しました（別の端末でのログアウト、取り消し、期限切れ、パスワード変更）。遊ぶにはもう一度ログインしてください。"],
+  session_ended: [
+    "Your session ended (logged out elsewhere, revoked, expired or password changed): log in again to play.",
+    "セッションが終了しました（別の端末でのログアウト、取り消し、期限切れ、パスワード変更）。遊ぶにはもう一度ログインしてください。",
+  ],
   status_open: ["Waiting to start", "開始待ち"],
   status_running: ["Playing", "対戦中"],
   status_finished: ["Finished", "終了"],
@@ -59,14 +61,19 @@ const STRINGS = {
   games: ["Games", "対戦数"],
   recent_matches: ["Recent matches", "最近の対戦"],
   no_ratings: ["No rated matches yet.", "レーティング対象の対戦はまだありません。"],
-  provisional_help: ["? = provisional: the rating is still uncertain (everyone starts at 1500?)", "? = 暫定：まだ不確かなレーティング（全員1500?から始まります）"],
+  provisional_help: [
+    "? = provisional: the rating is still uncertain (everyone starts at 1500?)",
+    "? = 暫定：まだ不確かなレーティング（全員1500?から始まります）",
+  ],
   my_page: ["My ratings", "自分の成績"],
 };
 
-let lang = localStorage.getItem("asobiba.lang") ||
-  ((navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en");
+let lang =
+  localStorage.getItem("asobiba.lang") || ((navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en");
 
-export function getLang() { return lang; }
+export function getLang() {
+  return lang;
+}
 
 export function setLang(value) {
   lang = value === "ja" ? "ja" : "en";

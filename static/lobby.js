@@ -9,9 +9,13 @@ import { optionInput, optionValue } from "/static/landing.js";
 import { identityLine } from "/static/identity.js";
 
 /** Seats are numbered from 1 everywhere a person reads them (the API's indices start at 0). */
-export function seatLabel(seat) { return t(`Seat ${seat + 1}`, `席${seat + 1}`); }
+export function seatLabel(seat) {
+  return t(`Seat ${seat + 1}`, `席${seat + 1}`);
+}
 
-function list(labels) { return labels.join(t(", ", "、")); }
+function list(labels) {
+  return labels.join(t(", ", "、"));
+}
 
 /** One sentence: what happens next in an open room, and whose move it is (host, guest, visitor). */
 export function nextStep(room, me) {
@@ -22,30 +26,48 @@ export function nextStep(room, me) {
   if (!empty.length) {
     if (isHost) return t("Everyone is here — start when ready.", "全員そろいました — 準備ができたら開始してください。");
     const watching = seated ? "" : t(" You are watching.", "あなたは観戦します。");
-    return t(`Everyone is here — the host (${host}) starts the match.`, `全員そろいました — ホスト(${host})がゲームを開始します。`) + watching;
+    return (
+      t(
+        `Everyone is here — the host (${host}) starts the match.`,
+        `全員そろいました — ホスト(${host})がゲームを開始します。`,
+      ) + watching
+    );
   }
   const seats = list(empty);
-  if (!seated && !isHost) return t(`Enter your name and take a free seat (${seats}).`, `名前を入れて空いている席(${seats})に座ってください。`);
-  if (isHost) return t(`Waiting for players: ${seats} ${empty.length > 1 ? "are" : "is"} empty — send the invite link or add a bot.`,
-    `参加者を待っています: ${seats}が空いています — 招待リンクを送るか、ボットを入れてください。`);
-  return t(`Waiting for players: ${seats} ${empty.length > 1 ? "are" : "is"} empty. The host (${host}) starts when every seat is taken.`,
-    `参加者を待っています: ${seats}が空いています。全員そろったらホスト(${host})が開始します。`);
+  if (!seated && !isHost)
+    return t(
+      `Enter your name and take a free seat (${seats}).`,
+      `名前を入れて空いている席(${seats})に座ってください。`,
+    );
+  if (isHost)
+    return t(
+      `Waiting for players: ${seats} ${empty.length > 1 ? "are" : "is"} empty — send the invite link or add a bot.`,
+      `参加者を待っています: ${seats}が空いています — 招待リンクを送るか、ボットを入れてください。`,
+    );
+  return t(
+    `Waiting for players: ${seats} ${empty.length > 1 ? "are" : "is"} empty. The host (${host}) starts when every seat is taken.`,
+    `参加者を待っています: ${seats}が空いています。全員そろったらホスト(${host})が開始します。`,
+  );
 }
 
 /** Why Start cannot succeed yet, or null when it can. */
 export function startBlocker(room) {
   const empty = room.seats.filter((s) => !s.player_id).map((s) => seatLabel(s.seat));
   if (!empty.length) return null;
-  return t(`${list(empty)} ${empty.length > 1 ? "are" : "is"} empty: invite a friend or add a bot.`,
-    `${list(empty)}が空いています: 友だちを招待するか、ボットを入れてください。`);
+  return t(
+    `${list(empty)} ${empty.length > 1 ? "are" : "is"} empty: invite a friend or add a bot.`,
+    `${list(empty)}が空いています: 友だちを招待するか、ボットを入れてください。`,
+  );
 }
 
 /** Presence of people not (yet) seated: a visitor on the invite page is probably joining. */
 function visitorsLine(room) {
   const n = room.spectators;
   if (room.status === "open" && n > 0 && room.seats.some((s) => !s.player_id)) {
-    return t(`Someone is joining: ${n} visitor${n > 1 ? "s" : ""} on the invite page, not seated yet…`,
-      `誰かが参加しようとしています: 招待ページに${n}人(まだ着席していません)…`);
+    return t(
+      `Someone is joining: ${n} visitor${n > 1 ? "s" : ""} on the invite page, not seated yet…`,
+      `誰かが参加しようとしています: 招待ページに${n}人(まだ着席していません)…`,
+    );
   }
   return t(`Watching: ${n}`, `観戦者: ${n}`);
 }
@@ -67,16 +89,46 @@ function presenceDot(s) {
 
 /** Copy (and Share, where the Web Share API exists) for the invite link. */
 function inviteButtons(room, input) {
-  const copy = h("button", { type: "button", id: "copy-invite", class: "nowrap", onclick: async () => {
-    input?.select();
-    try { await navigator.clipboard.writeText(room.invite_url); } catch { document.execCommand?.("copy"); }
-    toast(t("copied"));
-  } }, t("Copy link", "リンクをコピー"));
+  const copy = h(
+    "button",
+    {
+      type: "button",
+      id: "copy-invite",
+      class: "nowrap",
+      onclick: async () => {
+        input?.select();
+        try {
+          await navigator.clipboard.writeText(room.invite_url);
+        } catch {
+          document.execCommand?.("copy");
+        }
+        toast(t("copied"));
+      },
+    },
+    t("Copy link", "リンクをコピー"),
+  );
   const buttons = [copy];
   if (typeof navigator.share === "function") {
-    buttons.push(h("button", { type: "button", id: "share-invite", class: "nowrap", onclick: () => {
-      navigator.share({ title: document.title, text: t("Join my game on Asobiba", "遊び場で一緒に遊ぼう"), url: room.invite_url }).catch(() => {});
-    } }, t("Share…", "共有…")));
+    buttons.push(
+      h(
+        "button",
+        {
+          type: "button",
+          id: "share-invite",
+          class: "nowrap",
+          onclick: () => {
+            navigator
+              .share({
+                title: document.title,
+                text: t("Join my game on Asobiba", "遊び場で一緒に遊ぼう"),
+                url: room.invite_url,
+              })
+              .catch(() => {});
+          },
+        },
+        t("Share…", "共有…"),
+      ),
+    );
   }
   return buttons;
 }
@@ -110,14 +162,24 @@ function tableSettings(page, isHost) {
   if (!game) return "";
   const key = JSON.stringify([isHost, room.num_seats, room.options, room.rated]);
   if (page.settingsEl && page.settingsKey === key) return page.settingsEl;
-  const focused = page.settingsEl?.contains(document.activeElement) ? document.activeElement.dataset.option || "seats" : null;
+  const focused = page.settingsEl?.contains(document.activeElement)
+    ? document.activeElement.dataset.option || "seats"
+    : null;
   const specs = game.options || [];
   const current = (spec) => (room.options && spec.name in room.options ? room.options[spec.name] : spec.default);
   let el;
   if (isHost) {
-    const seats = h("select", { id: "room-seats", "data-setting": "seats", onchange: () => page.roomCall("", { seats: Number(seats.value) }, "PATCH") },
-      Array.from({ length: game.max_players - game.min_players + 1 }, (_, i) => game.min_players + i)
-        .map((n) => h("option", { value: n, selected: n === room.num_seats }, String(n))));
+    const seats = h(
+      "select",
+      {
+        id: "room-seats",
+        "data-setting": "seats",
+        onchange: () => page.roomCall("", { seats: Number(seats.value) }, "PATCH"),
+      },
+      Array.from({ length: game.max_players - game.min_players + 1 }, (_, i) => game.min_players + i).map((n) =>
+        h("option", { value: n, selected: n === room.num_seats }, String(n)),
+      ),
+    );
     const fields = specs.map((spec) => {
       const label = optionInput(spec, current(spec));
       const input = label.querySelector("[data-option]");
@@ -129,14 +191,34 @@ function tableSettings(page, isHost) {
       return label;
     });
     // casual or rated (issue 29.8): an unrated table leaves every rating unchanged
-    const rated = h("input", { type: "checkbox", id: "room-rated", "data-setting": "rated", checked: room.rated !== false,
-      onchange: () => page.roomCall("", { rated: rated.checked }, "PATCH") });
-    fields.push(h("label", { class: "rated-setting" }, rated, " ", t("Rated (uncheck for a casual table)", "レーティング対象(外すと気軽な対戦)")));
-    el = h("fieldset", { id: "table-settings", class: "table-settings" }, h("legend", {}, t("The table (until Start)", "テーブルの設定(開始まで変更できます)")),
-      game.min_players === game.max_players ? "" : h("label", {}, t("players"), " ", seats), ...fields);
+    const rated = h("input", {
+      type: "checkbox",
+      id: "room-rated",
+      "data-setting": "rated",
+      checked: room.rated !== false,
+      onchange: () => page.roomCall("", { rated: rated.checked }, "PATCH"),
+    });
+    fields.push(
+      h(
+        "label",
+        { class: "rated-setting" },
+        rated,
+        " ",
+        t("Rated (uncheck for a casual table)", "レーティング対象(外すと気軽な対戦)"),
+      ),
+    );
+    el = h(
+      "fieldset",
+      { id: "table-settings", class: "table-settings" },
+      h("legend", {}, t("The table (until Start)", "テーブルの設定(開始まで変更できます)")),
+      game.min_players === game.max_players ? "" : h("label", {}, t("players"), " ", seats),
+      ...fields,
+    );
   } else {
-    const parts = [t(`${room.num_seats} players`, `${room.num_seats}人`),
-      room.rated === false ? t("casual (unrated)", "気軽な対戦(レーティングなし)") : t("rated", "レーティング対象")];
+    const parts = [
+      t(`${room.num_seats} players`, `${room.num_seats}人`),
+      room.rated === false ? t("casual (unrated)", "気軽な対戦(レーティングなし)") : t("rated", "レーティング対象"),
+    ];
     for (const spec of specs) {
       const value = current(spec);
       const shown = spec.type === "bool" ? (value ? t("yes", "あり") : t("no", "なし")) : String(value);
@@ -146,15 +228,29 @@ function tableSettings(page, isHost) {
   }
   page.settingsEl = el;
   page.settingsKey = key;
-  if (focused) queueMicrotask(() => el.querySelector(focused === "seats" ? "#room-seats" : `[data-option='${focused}']`)?.focus());
+  if (focused)
+    queueMicrotask(() => el.querySelector(focused === "seats" ? "#room-seats" : `[data-option='${focused}']`)?.focus());
   return el;
 }
 
 /** The lobby's identity line, kept across room pushes (a half-typed new name survives them). */
 function identityFor(page, seated) {
-  return identityLine({ name: store.name, rename: true, switchable: !seated,
-    onRenamed: () => { page.identity = null; page.onPlayer(); page.renderRoom(); },
-    onSwitched: () => { page.identity = null; page.onPlayer(); page.reconnectAsPlayer(); page.renderRoom(); } });
+  return identityLine({
+    name: store.name,
+    rename: true,
+    switchable: !seated,
+    onRenamed: () => {
+      page.identity = null;
+      page.onPlayer();
+      page.renderRoom();
+    },
+    onSwitched: () => {
+      page.identity = null;
+      page.onPlayer();
+      page.reconnectAsPlayer();
+      page.renderRoom();
+    },
+  });
 }
 
 function renderLobby(el, page) {
@@ -169,45 +265,109 @@ function renderLobby(el, page) {
     const tags = seatTags(room, s, me);
     const actions = [];
     if (!s.player_id && canJoin) {
-      actions.push(h("button", { type: "button", class: "take-seat", "data-seat": s.seat,
-        onclick: () => page.joinSeat(s.seat, page.nameInput.value.trim()) }, t(`Take seat ${s.seat + 1}`, `席${s.seat + 1}に座る`)));
+      actions.push(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "take-seat",
+            "data-seat": s.seat,
+            onclick: () => page.joinSeat(s.seat, page.nameInput.value.trim()),
+          },
+          t(`Take seat ${s.seat + 1}`, `席${s.seat + 1}に座る`),
+        ),
+      );
     }
     if (isHost && !s.player_id) {
-      actions.push(h("button", { type: "button", class: "add-bot", "data-seat": s.seat, "aria-label": t(`Add a bot in seat ${s.seat + 1}`, `席${s.seat + 1}にボットを入れる`),
-        onclick: () => page.roomCall("bots", { seat: s.seat }) }, t("add_bot")));
+      actions.push(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "add-bot",
+            "data-seat": s.seat,
+            "aria-label": t(`Add a bot in seat ${s.seat + 1}`, `席${s.seat + 1}にボットを入れる`),
+            onclick: () => page.roomCall("bots", { seat: s.seat }),
+          },
+          t("add_bot"),
+        ),
+      );
     }
-    return h("li", { class: `seat ${s.connected ? "on" : "off"}`, "data-seat": s.seat },
-      presenceDot(s), `${seatLabel(s.seat)}: `, h("b", {}, s.name || t("empty")), tags.length ? ` (${list(tags)})` : "",
-      actions.length ? h("span", { class: "seat-actions" }, actions) : "");
+    return h(
+      "li",
+      { class: `seat ${s.connected ? "on" : "off"}`, "data-seat": s.seat },
+      presenceDot(s),
+      `${seatLabel(s.seat)}: `,
+      h("b", {}, s.name || t("empty")),
+      tags.length ? ` (${list(tags)})` : "",
+      actions.length ? h("span", { class: "seat-actions" }, actions) : "",
+    );
   });
   const invite = h("input", { id: "invite-url", readonly: true, value: room.invite_url });
-  const parts = [
-    h("p", { id: "next-step", class: "next-step", role: "status" }, nextStep(room, me)),
-  ];
+  const parts = [h("p", { id: "next-step", class: "next-step", role: "status" }, nextStep(room, me))];
   if (store.token && store.name) {
     // a saved player (maybe a claimed account) sits under their name, which they can change here
     // (the same player, renamed at every table); "Not you?" only before sitting down
-    if (canJoin) parts.push(h("p", { class: "join-name" }, t("You will sit as ", "着席する名前: "), h("b", {}, store.name)));
-    if (!page.identity || page.identitySeated !== seated) { page.identity = identityFor(page, seated); page.identitySeated = seated; }
+    if (canJoin)
+      parts.push(h("p", { class: "join-name" }, t("You will sit as ", "着席する名前: "), h("b", {}, store.name)));
+    if (!page.identity || page.identitySeated !== seated) {
+      page.identity = identityFor(page, seated);
+      page.identitySeated = seated;
+    }
     parts.push(page.identity);
   } else if (canJoin) {
-    parts.push(h("p", { class: "join-name" }, h("label", { for: "name-input" }, t("your_name")), " ", page.nameInput,
-      h("span", { class: "muted" }, " ", t("then take a seat below", "を入れて、下の席を選んでください"))));
+    parts.push(
+      h(
+        "p",
+        { class: "join-name" },
+        h("label", { for: "name-input" }, t("your_name")),
+        " ",
+        page.nameInput,
+        h("span", { class: "muted" }, " ", t("then take a seat below", "を入れて、下の席を選んでください")),
+      ),
+    );
   }
   parts.push(tableSettings(page, isHost));
-  parts.push(h("ul", { class: "seat-list", "aria-label": t("Seats", "席") }, rows),
+  parts.push(
+    h("ul", { class: "seat-list", "aria-label": t("Seats", "席") }, rows),
     h("p", { id: "visitors", class: "muted" }, visitorsLine(room)),
-    h("div", { class: "invite" }, h("label", { for: "invite-url" }, t("invite")),
-      h("div", { class: "invite-controls" }, invite, ...inviteButtons(room, invite))));
+    h(
+      "div",
+      { class: "invite" },
+      h("label", { for: "invite-url" }, t("invite")),
+      h("div", { class: "invite-controls" }, invite, ...inviteButtons(room, invite)),
+    ),
+  );
   const controls = [];
   if (isHost) {
     const blocker = startBlocker(room);
-    controls.push(h("span", { class: "start-group" },
-      h("button", { type: "button", id: "start", disabled: Boolean(blocker), "aria-describedby": blocker ? "start-reason" : undefined,
-        onclick: () => page.roomCall("start") }, t("start")),
-      blocker ? h("span", { id: "start-reason", class: "muted" }, blocker) : ""));
+    controls.push(
+      h(
+        "span",
+        { class: "start-group" },
+        h(
+          "button",
+          {
+            type: "button",
+            id: "start",
+            disabled: Boolean(blocker),
+            "aria-describedby": blocker ? "start-reason" : undefined,
+            onclick: () => page.roomCall("start"),
+          },
+          t("start"),
+        ),
+        blocker ? h("span", { id: "start-reason", class: "muted" }, blocker) : "",
+      ),
+    );
   }
-  if (seated) controls.push(h("button", { type: "button", id: "leave", class: "quiet", onclick: () => page.roomCall("leave") }, t("Leave my seat", "席を離れる")));
+  if (seated)
+    controls.push(
+      h(
+        "button",
+        { type: "button", id: "leave", class: "quiet", onclick: () => page.roomCall("leave") },
+        t("Leave my seat", "席を離れる"),
+      ),
+    );
   if (controls.length) parts.push(h("div", { class: "lobby-controls" }, controls));
   el.className = "card lobby";
   el.replaceChildren(...parts);
@@ -221,22 +381,49 @@ function renderBar(el, page) {
   const chips = room.seats.map((s) => {
     const tags = seatTags(room, s, me);
     const turn = room.status === "running" && awaited.has(s.seat);
-    const chip = h("li", { class: `seat chip ${s.connected ? "on" : "off"}${turn ? " awaited" : ""}`, "data-seat": s.seat,
-      title: `${seatLabel(s.seat)}${tags.length ? ` (${list(tags)})` : ""}` },
-    presenceDot(s), turn ? h("span", { class: "turn-mark" }, "▶ ", h("span", { class: "turn-word" }, t("to play:", "手番:")), " ") : "",
-    h("b", {}, s.name || seatLabel(s.seat)), tags.length ? h("span", { class: "muted" }, ` ${list(tags)}`) : "");
+    const chip = h(
+      "li",
+      {
+        class: `seat chip ${s.connected ? "on" : "off"}${turn ? " awaited" : ""}`,
+        "data-seat": s.seat,
+        title: `${seatLabel(s.seat)}${tags.length ? ` (${list(tags)})` : ""}`,
+      },
+      presenceDot(s),
+      turn
+        ? h("span", { class: "turn-mark" }, "▶ ", h("span", { class: "turn-word" }, t("to play:", "手番:")), " ")
+        : "",
+      h("b", {}, s.name || seatLabel(s.seat)),
+      tags.length ? h("span", { class: "muted" }, ` ${list(tags)}`) : "",
+    );
     if (isHost && s.left && room.status === "running") {
-      chip.append(" ", h("button", { type: "button", class: "add-bot", "data-seat": s.seat,
-        "aria-label": t(`Replace ${s.name} with a bot`, `${s.name}をボットに交代`), onclick: () => page.roomCall("bots", { seat: s.seat }) }, t("add_bot")));
+      chip.append(
+        " ",
+        h(
+          "button",
+          {
+            type: "button",
+            class: "add-bot",
+            "data-seat": s.seat,
+            "aria-label": t(`Replace ${s.name} with a bot`, `${s.name}をボットに交代`),
+            onclick: () => page.roomCall("bots", { seat: s.seat }),
+          },
+          t("add_bot"),
+        ),
+      );
     }
     return chip;
   });
   const casual = room.rated === false ? ` · ${t("casual (unrated)", "気軽な対戦(レーティングなし)")}` : "";
-  const extras = [h("span", { id: "visitors", class: "muted" }, `${t(`status_${room.status}`)}${casual} · ${visitorsLine(room)}`),
-    ...inviteButtons(room, null)];
+  const extras = [
+    h("span", { id: "visitors", class: "muted" }, `${t(`status_${room.status}`)}${casual} · ${visitorsLine(room)}`),
+    ...inviteButtons(room, null),
+  ];
   if (room.match_id && room.status === "finished") {
     extras.push(h("a", { href: `/static/replay.html?match=${room.match_id}`, id: "replay-link" }, t("replay")));
   }
   el.className = "room-bar";
-  el.replaceChildren(h("ul", { class: "seat-chips", "aria-label": t("Seats", "席") }, chips), h("div", { class: "bar-extras" }, extras));
+  el.replaceChildren(
+    h("ul", { class: "seat-chips", "aria-label": t("Seats", "席") }, chips),
+    h("div", { class: "bar-extras" }, extras),
+  );
 }

@@ -18,37 +18,113 @@ async function getJson(path) {
  * estimate that starts at 0 and goes negative after a first loss; the detail stays beside it. */
 function ratingCells(r) {
   const figure = r.shown ?? r.rating.toFixed(1);
-  return [h("td", { class: "rating-figure", title: r.provisional ? t("provisional_help") : "" }, figure),
-    h("td", { class: "muted" }, `μ ${r.mu.toFixed(1)} σ ${r.sigma.toFixed(2)}`), h("td", {}, String(r.games))];
+  return [
+    h("td", { class: "rating-figure", title: r.provisional ? t("provisional_help") : "" }, figure),
+    h("td", { class: "muted" }, `μ ${r.mu.toFixed(1)} σ ${r.sigma.toFixed(2)}`),
+    h("td", {}, String(r.games)),
+  ];
 }
 
 async function leaderboard(games, game) {
-  const select = h("select", { id: "board-game", "aria-label": t("game"), onchange: () => { location.search = `?game=${select.value}`; } },
-    games.map((g) => h("option", { value: g.id, selected: g.id === game }, gameTitle(g, getLang()))));
+  const select = h(
+    "select",
+    {
+      id: "board-game",
+      "aria-label": t("game"),
+      onchange: () => {
+        location.search = `?game=${select.value}`;
+      },
+    },
+    games.map((g) => h("option", { value: g.id, selected: g.id === game }, gameTitle(g, getLang()))),
+  );
   const board = await getJson(`/api/games/${game}/leaderboard?include_provisional=true`);
-  const rows = board.entries.map((e) => h("tr", {}, h("td", {}, String(e.rank)),
-    h("td", {}, h("a", { href: `/static/ratings.html?player=${e.player_id}` }, e.name), " ",
-      h("span", { class: "player-tag muted", title: t("Tells players of the same name apart", "同じ名前のプレイヤーを区別する印") }, e.tag || "")),
-    ...ratingCells(e)));
-  main.replaceChildren(h("section", { class: "card" }, h("h1", {}, t("leaderboard")), select,
-    rows.length ? h("table", { id: "leaderboard", class: "ratings" },
-      h("tr", {}, ["#", t("player"), t("rating"), "", t("games")].map((x) => h("th", {}, x))), rows)
-      : h("p", { class: "muted" }, t("no_ratings")),
-    h("p", { class: "muted" }, t("provisional_help"), ` (σ ≥ ${board.provisional_sigma})`)));
+  const rows = board.entries.map((e) =>
+    h(
+      "tr",
+      {},
+      h("td", {}, String(e.rank)),
+      h(
+        "td",
+        {},
+        h("a", { href: `/static/ratings.html?player=${e.player_id}` }, e.name),
+        " ",
+        h(
+          "span",
+          {
+            class: "player-tag muted",
+            title: t("Tells players of the same name apart", "同じ名前のプレイヤーを区別する印"),
+          },
+          e.tag || "",
+        ),
+      ),
+      ...ratingCells(e),
+    ),
+  );
+  main.replaceChildren(
+    h(
+      "section",
+      { class: "card" },
+      h("h1", {}, t("leaderboard")),
+      select,
+      rows.length
+        ? h(
+            "table",
+            { id: "leaderboard", class: "ratings" },
+            h(
+              "tr",
+              {},
+              ["#", t("player"), t("rating"), "", t("games")].map((x) => h("th", {}, x)),
+            ),
+            rows,
+          )
+        : h("p", { class: "muted" }, t("no_ratings")),
+      h("p", { class: "muted" }, t("provisional_help"), ` (σ ≥ ${board.provisional_sigma})`),
+    ),
+  );
 }
 
 async function playerPage(games, playerId) {
   const profile = await getJson(`/api/players/${playerId}`);
-  const title = (id) => { const g = games.find((x) => x.id === id); return g ? gameTitle(g, getLang()) : id; };
-  const ratings = profile.ratings.map((r) => h("tr", {}, h("td", {}, h("a", { href: `?game=${r.game}` }, title(r.game))), ...ratingCells(r)));
-  const matches = profile.recent_matches.map((m) => h("li", {},
-    h("a", { href: `/static/replay.html?match=${m.match_id}` }, title(m.game)), ` — ${t("rank")} ${m.rank + 1} · `,
-    m.players.join(", "), m.rating_change ? ` · ${m.rating_change.delta >= 0 ? "+" : ""}${m.rating_change.delta}` : ""));
-  main.replaceChildren(h("section", { class: "card", id: "player" }, h("h1", {}, profile.name), h("p", { class: "player-tag muted" }, profile.tag || ""),
-    h("h2", {}, t("ratings")),
-    ratings.length ? h("table", { class: "ratings" }, h("tr", {}, [t("game"), t("rating"), "", t("games")].map((x) => h("th", {}, x))), ratings)
-      : h("p", { class: "muted" }, t("no_ratings")),
-    h("h2", {}, t("recent_matches")), matches.length ? h("ul", {}, matches) : h("p", { class: "muted" }, "—")));
+  const title = (id) => {
+    const g = games.find((x) => x.id === id);
+    return g ? gameTitle(g, getLang()) : id;
+  };
+  const ratings = profile.ratings.map((r) =>
+    h("tr", {}, h("td", {}, h("a", { href: `?game=${r.game}` }, title(r.game))), ...ratingCells(r)),
+  );
+  const matches = profile.recent_matches.map((m) =>
+    h(
+      "li",
+      {},
+      h("a", { href: `/static/replay.html?match=${m.match_id}` }, title(m.game)),
+      ` — ${t("rank")} ${m.rank + 1} · `,
+      m.players.join(", "),
+      m.rating_change ? ` · ${m.rating_change.delta >= 0 ? "+" : ""}${m.rating_change.delta}` : "",
+    ),
+  );
+  main.replaceChildren(
+    h(
+      "section",
+      { class: "card", id: "player" },
+      h("h1", {}, profile.name),
+      h("p", { class: "player-tag muted" }, profile.tag || ""),
+      h("h2", {}, t("ratings")),
+      ratings.length
+        ? h(
+            "table",
+            { class: "ratings" },
+            h(
+              "tr",
+              {},
+              [t("game"), t("rating"), "", t("games")].map((x) => h("th", {}, x)),
+            ),
+            ratings,
+          )
+        : h("p", { class: "muted" }, t("no_ratings")),
+      h("h2", {}, t("recent_matches")),
+      matches.length ? h("ul", {}, matches) : h("p", { class: "muted" }, "—"),
+    ),
+  );
 }
 
 const games = await getJson("/api/games");

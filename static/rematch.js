@@ -15,26 +15,60 @@ export class RematchPanel {
   }
 
   async refresh() {
-    try { this.update(await this.page.api("GET", `/api/rooms/${this.page.roomId}/rematch`)); } catch { /* the room page shows errors already */ }
+    try {
+      this.update(await this.page.api("GET", `/api/rooms/${this.page.roomId}/rematch`));
+    } catch {
+      /* the room page shows errors already */
+    }
   }
 
-  redraw() { if (this.state) this.update(this.state); }
+  redraw() {
+    if (this.state) this.update(this.state);
+  }
 
   update(state) {
     this.state = state;
     const el = this.element;
-    if (!state.available) { el.replaceChildren(); el.hidden = true; this.nextElement.replaceChildren(); return; }
+    if (!state.available) {
+      el.replaceChildren();
+      el.hidden = true;
+      this.nextElement.replaceChildren();
+      return;
+    }
     el.hidden = false;
     const me = this.page.mySeat;
     const confirmed = state.confirmed.includes(me);
     const names = (seats) => seats.map((s) => this.page.nameOf(s)).join(", ");
     const parts = [];
     if (me !== null && !confirmed) {
-      parts.push(h("button", { id: "rematch-button", type: "button", class: "primary", onclick: (event) => this.confirm(event.currentTarget) },
-        t("Rematch", "再戦する")));
+      parts.push(
+        h(
+          "button",
+          {
+            id: "rematch-button",
+            type: "button",
+            class: "primary",
+            onclick: (event) => this.confirm(event.currentTarget),
+          },
+          t("Rematch", "再戦する"),
+        ),
+      );
     }
-    if (state.confirmed.length) parts.push(h("p", { class: "rematch-confirmed" }, "✓ ", t("Ready for a rematch:", "再戦に賛成："), " ", names(state.confirmed)));
-    if (state.waiting.length) parts.push(h("p", { class: "rematch-waiting muted" }, "… ", t("Waiting for:", "返事待ち："), " ", names(state.waiting)));
+    if (state.confirmed.length)
+      parts.push(
+        h(
+          "p",
+          { class: "rematch-confirmed" },
+          "✓ ",
+          t("Ready for a rematch:", "再戦に賛成："),
+          " ",
+          names(state.confirmed),
+        ),
+      );
+    if (state.waiting.length)
+      parts.push(
+        h("p", { class: "rematch-waiting muted" }, "… ", t("Waiting for:", "返事待ち："), " ", names(state.waiting)),
+      );
     parts.push(...this.withoutTheAbsent(state, me));
     el.replaceChildren(h("h2", {}, t("Play again in this room?", "この部屋でもう一度遊ぶ？")), ...parts);
   }
@@ -44,45 +78,115 @@ export class RematchPanel {
    * people, of this game or another, which the old room's link then leads to. */
   withoutTheAbsent(state, me) {
     const room = this.page.room;
-    if (!room || me === null) { this.nextElement.replaceChildren(); return []; }
+    if (!room || me === null) {
+      this.nextElement.replaceChildren();
+      return [];
+    }
     const parts = [];
     const away = room.seats.filter((s) => s.player_id && !s.bot && !s.connected && state.waiting.includes(s.seat));
     if (away.length) {
-      parts.push(h("p", { class: "rematch-away muted" }, t(`Away: ${away.map((s) => s.name).join(", ")}`, `不在：${away.map((s) => s.name).join("、")}`)));
+      parts.push(
+        h(
+          "p",
+          { class: "rematch-away muted" },
+          t(`Away: ${away.map((s) => s.name).join(", ")}`, `不在：${away.map((s) => s.name).join("、")}`),
+        ),
+      );
       if (room.host_id === room.seats.find((s) => s.seat === me)?.player_id) {
-        parts.push(h("div", { class: "rematch-bots" }, away.map((s) => h("button", { type: "button", class: "bot-for-absent", "data-seat": s.seat,
-          onclick: (event) => this.botFor(s.seat, event.currentTarget) }, t(`Play on with a bot for ${s.name}`, `${s.name}さんの席にボットを入れて続ける`)))));
+        parts.push(
+          h(
+            "div",
+            { class: "rematch-bots" },
+            away.map((s) =>
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "bot-for-absent",
+                  "data-seat": s.seat,
+                  onclick: (event) => this.botFor(s.seat, event.currentTarget),
+                },
+                t(`Play on with a bot for ${s.name}`, `${s.name}さんの席にボットを入れて続ける`),
+              ),
+            ),
+          ),
+        );
       }
     }
     this.games ||= null;
-    if (!this.gamesAsked) { this.gamesAsked = true; this.page.api("GET", "/api/games").then((games) => { this.games = games; this.redraw(); }).catch(() => {}); }
-    const select = h("select", { id: "next-game", "aria-label": t("Game for the new table", "新しいテーブルのゲーム") },
+    if (!this.gamesAsked) {
+      this.gamesAsked = true;
+      this.page
+        .api("GET", "/api/games")
+        .then((games) => {
+          this.games = games;
+          this.redraw();
+        })
+        .catch(() => {});
+    }
+    const select = h(
+      "select",
+      { id: "next-game", "aria-label": t("Game for the new table", "新しいテーブルのゲーム") },
       (this.games || [{ id: room.game, title: this.page.game?.title || room.game }]).map((g) =>
-        h("option", { value: g.id, selected: g.id === (this.nextGame || room.game) }, t(g.title, g.title_ja || g.title))));
-    select.addEventListener("change", () => { this.nextGame = select.value; });
-    this.nextElement.replaceChildren(h("div", { class: "next-table" }, select,
-      h("button", { type: "button", id: "next-table", onclick: (event) => this.nextTable(select.value, event.currentTarget) },
-        t("New table with the same people", "同じメンバーで新しいテーブル"))));
+        h(
+          "option",
+          { value: g.id, selected: g.id === (this.nextGame || room.game) },
+          t(g.title, g.title_ja || g.title),
+        ),
+      ),
+    );
+    select.addEventListener("change", () => {
+      this.nextGame = select.value;
+    });
+    this.nextElement.replaceChildren(
+      h(
+        "div",
+        { class: "next-table" },
+        select,
+        h(
+          "button",
+          { type: "button", id: "next-table", onclick: (event) => this.nextTable(select.value, event.currentTarget) },
+          t("New table with the same people", "同じメンバーで新しいテーブル"),
+        ),
+      ),
+    );
     return parts;
   }
 
   async botFor(seat, button) {
     button.disabled = true;
-    try { await this.page.api("POST", `/api/rooms/${this.page.roomId}/bots`, { seat }); } catch (err) { button.disabled = false; this.page.toast(err.message); }
+    try {
+      await this.page.api("POST", `/api/rooms/${this.page.roomId}/bots`, { seat });
+    } catch (err) {
+      button.disabled = false;
+      this.page.toast(err.message);
+    }
   }
 
   async nextTable(game, button) {
     button.disabled = true;
     const room = this.page.room;
     try {
-      const table = await this.page.api("POST", `/api/rooms/${this.page.roomId}/next`, game === room.game ? {} : { game });
+      const table = await this.page.api(
+        "POST",
+        `/api/rooms/${this.page.roomId}/next`,
+        game === room.game ? {} : { game },
+      );
       location.assign(`/r/${encodeURIComponent(table.id)}`);
-    } catch (err) { button.disabled = false; this.page.toast(err.message); }
+    } catch (err) {
+      button.disabled = false;
+      this.page.toast(err.message);
+    }
   }
 
   async confirm(button) {
     button.disabled = true;
-    try { this.update(await this.page.api("POST", `/api/rooms/${this.page.roomId}/rematch`)); } catch (err) { button.disabled = false; this.page.toast(err.message); }
+    try {
+      this.update(await this.page.api("POST", `/api/rooms/${this.page.roomId}/rematch`));
+    } catch (err) {
+      button.disabled = false;
+      this.page.toast(err.message);
+    }
   }
 }
 
@@ -90,9 +194,15 @@ export class RematchPanel {
 export async function rematchLinks(matchId, getJson) {
   const links = await getJson(`/api/matches/${encodeURIComponent(matchId)}/rematch`).catch(() => null);
   if (!links || (!links.rematch_of && !links.rematch_id)) return "";
-  const to = (id, label, cls) => h("a", { href: `/static/replay.html?match=${encodeURIComponent(id)}`, class: cls }, label);
-  return h("p", { class: "rematch-links" },
-    links.rematch_of ? to(links.rematch_of, t("← the match before (rematch of)", "← 前の対戦（この対戦の元）"), "rematch-of") : "",
+  const to = (id, label, cls) =>
+    h("a", { href: `/static/replay.html?match=${encodeURIComponent(id)}`, class: cls }, label);
+  return h(
+    "p",
+    { class: "rematch-links" },
+    links.rematch_of
+      ? to(links.rematch_of, t("← the match before (rematch of)", "← 前の対戦（この対戦の元）"), "rematch-of")
+      : "",
     links.rematch_of && links.rematch_id ? " · " : "",
-    links.rematch_id ? to(links.rematch_id, t("the rematch →", "再戦 →"), "rematch-next") : "");
+    links.rematch_id ? to(links.rematch_id, t("the rematch →", "再戦 →"), "rematch-next") : "",
+  );
 }

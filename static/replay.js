@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { reasonText } from "./reasons.js";
 import { rematchLinks } from "./rematch.js";
+import { loadTable } from "./tables.js";
 
 const TOKEN_KEY = "asobiba.token";
 const AUTOPLAY_MS = 900;
@@ -20,7 +21,10 @@ export async function getJson(path, token) {
 const tables = new Map();
 async function tableModule(game) {
   if (!tables.has(game)) {
-    tables.set(game, import(`/static/games/${encodeURIComponent(game)}.js`).catch(() => null));
+    tables.set(
+      game,
+      loadTable(game).catch(() => null),
+    );
   }
   return tables.get(game);
 }
@@ -33,10 +37,19 @@ function jsonView(value) {
 function drawView(module, data, view, seat) {
   const root = h("div", { class: `game game-${data.game}` });
   const ctx = {
-    view, legal: [], awaiting: data.awaiting, seat, version: data.step,
+    view,
+    legal: [],
+    awaiting: data.awaiting,
+    seat,
+    version: data.step,
     players: data.players.map((p) => ({ seat: p.seat, name: p.name, connected: true, bot: p.bot })),
-    deadlines: {}, lang: getLang(), t: (en, ja) => t(en, ja ?? en), h,
-    send: () => {}, seatData: {}, saveSeatData: () => {},
+    deadlines: {},
+    lang: getLang(),
+    t: (en, ja) => t(en, ja ?? en),
+    h,
+    send: () => {},
+    seatData: {},
+    saveSeatData: () => {},
   };
   if (module && typeof module.render === "function") {
     try {
@@ -46,8 +59,14 @@ function drawView(module, data, view, seat) {
       console.error("table module failed; showing JSON", err);
     }
   }
-  root.replaceChildren(h("p", { class: "muted" }, t("No table drawing for this game; the view as data:",
-    "このゲームの盤面表示がないため、データで表示します：")), jsonView(view));
+  root.replaceChildren(
+    h(
+      "p",
+      { class: "muted" },
+      t("No table drawing for this game; the view as data:", "このゲームの盤面表示がないため、データで表示します："),
+    ),
+    jsonView(view),
+  );
   return root;
 }
 
@@ -71,32 +90,58 @@ export function mountReplay(root, options) {
   const cache = new Map();
 
   const label = h("span", { id: "replay-step", class: "replay-step" });
-  const slider = h("input", { id: "replay-slider", type: "range", min: "0", max: String(steps), value: String(step),
-    "aria-label": t("Step", "手順") });
+  const slider = h("input", {
+    id: "replay-slider",
+    type: "range",
+    min: "0",
+    max: String(steps),
+    value: String(step),
+    "aria-label": t("Step", "手順"),
+  });
   const button = (id, text, title, onclick) => h("button", { id, type: "button", title, onclick }, text);
   const play = button("replay-play", "▶", t("Autoplay", "自動再生"), () => (timer ? stop() : start()));
-  const controls = h("div", { class: "replay-controls" },
+  const controls = h(
+    "div",
+    { class: "replay-controls" },
     button("replay-first", "|◀◀", t("First", "最初"), () => go(0)),
     button("replay-prev", "◀", t("Previous", "前へ"), () => go(target - 1)),
     play,
     button("replay-next", "▶|", t("Next", "次へ"), () => go(target + 1)),
     button("replay-last", "▶▶|", t("Last", "最後"), () => go(steps)),
-    slider, label);
-  const seatSelect = h("select", { id: "replay-seat", "aria-label": t("Seen from", "視点") },
-    ...options.seats.map((s) => h("option", { value: String(s.value), selected: String(s.value) === String(seat) }, s.label)));
-  seatSelect.addEventListener("change", () => { seat = seatSelect.value; cache.clear(); go(target); });
+    slider,
+    label,
+  );
+  const seatSelect = h(
+    "select",
+    { id: "replay-seat", "aria-label": t("Seen from", "視点") },
+    ...options.seats.map((s) =>
+      h("option", { value: String(s.value), selected: String(s.value) === String(seat) }, s.label),
+    ),
+  );
+  seatSelect.addEventListener("change", () => {
+    seat = seatSelect.value;
+    cache.clear();
+    go(target);
+  });
   const caption = h("div", { id: "replay-action", class: "replay-action muted" });
   const table = h("div", { id: "replay-table", class: "replay-table" });
   const problem = h("div", { class: "replay-error", role: "alert", hidden: true });
   slider.addEventListener("input", () => go(Number(slider.value)));
   root.replaceChildren(
     h("div", { class: "replay-bar" }, h("label", {}, t("Seen from", "視点"), " ", seatSelect)),
-    controls, caption, problem, table);
+    controls,
+    caption,
+    problem,
+    table,
+  );
 
   function start() {
     if (target >= steps) go(0);
     play.textContent = "❚❚";
-    timer = setInterval(() => { if (target >= steps) stop(); else go(target + 1); }, AUTOPLAY_MS);
+    timer = setInterval(() => {
+      if (target >= steps) stop();
+      else go(target + 1);
+    }, AUTOPLAY_MS);
   }
   function stop() {
     clearInterval(timer);
@@ -106,7 +151,14 @@ export function mountReplay(root, options) {
 
   async function fetchStep(wanted) {
     const key = `${seat}:${wanted}`;
-    if (!cache.has(key)) cache.set(key, options.fetchStep(seat, wanted).catch((err) => { cache.delete(key); throw err; }));
+    if (!cache.has(key))
+      cache.set(
+        key,
+        options.fetchStep(seat, wanted).catch((err) => {
+          cache.delete(key);
+          throw err;
+        }),
+      );
     return cache.get(key);
   }
 
@@ -125,7 +177,7 @@ export function mountReplay(root, options) {
       stop();
       return;
     }
-    if (mine !== request) return;  // a newer click won
+    if (mine !== request) return; // a newer click won
     problem.hidden = true;
     step = target = data.step;
     steps = data.steps;
@@ -134,21 +186,34 @@ export function mountReplay(root, options) {
     label.textContent = `${t("Step", "手順")} ${step} / ${steps}`;
     const last = data.last_action;
     caption.textContent = last
-      ? `${nameOf(data, last.seat)}: ${last.action ? JSON.stringify(last.action) : t("(hidden action)", "（非公開の手）")}`
-        + (last.at ? ` — ${new Date(last.at).toLocaleTimeString()}` : "")
+      ? `${nameOf(data, last.seat)}: ${last.action ? JSON.stringify(last.action) : t("(hidden action)", "（非公開の手）")}` +
+        (last.at ? ` — ${new Date(last.at).toLocaleTimeString()}` : "")
       : t("Start of the match", "対局開始");
     const module = await tableModule(data.game);
     if (mine !== request) return;
     const parts = [];
     if (data.outcome) {
-      parts.push(h("p", { class: "replay-outcome" }, `${t("game_over")}: ${reasonText(data.outcome.reason, getLang(), (s) => nameOf(data, s))}`));
+      parts.push(
+        h(
+          "p",
+          { class: "replay-outcome" },
+          `${t("game_over")}: ${reasonText(data.outcome.reason, getLang(), (s) => nameOf(data, s))}`,
+        ),
+      );
     }
     if (data.seat === "all") {
       parts.push(h("h3", {}, t("Spectator view", "観戦者の視点")), drawView(module, data, data.view, null));
-      data.views.forEach((view, s) => parts.push(h("h3", {}, `${t("seat")} ${s + 1} — ${nameOf(data, s)}`),
-        drawView(module, data, view, s)));
-      parts.push(h("details", { class: "replay-state" }, h("summary", {}, t("Full state and legal actions", "完全な状態と合法手")),
-        jsonView({ state: data.state, legal_actions: data.legal_actions, awaiting: data.awaiting })));
+      data.views.forEach((view, s) =>
+        parts.push(h("h3", {}, `${t("seat")} ${s + 1} — ${nameOf(data, s)}`), drawView(module, data, view, s)),
+      );
+      parts.push(
+        h(
+          "details",
+          { class: "replay-state" },
+          h("summary", {}, t("Full state and legal actions", "完全な状態と合法手")),
+          jsonView({ state: data.state, legal_actions: data.legal_actions, awaiting: data.awaiting }),
+        ),
+      );
     } else {
       parts.push(drawView(module, data, data.view, data.seat));
     }
@@ -158,7 +223,13 @@ export function mountReplay(root, options) {
   }
 
   go(step);
-  return { go, stop, get step() { return step; } };
+  return {
+    go,
+    stop,
+    get step() {
+      return step;
+    },
+  };
 }
 
 function field(label, value) {
@@ -172,7 +243,9 @@ async function replayPage() {
   const matchId = params.get("match");
   const token = localStorage.getItem(TOKEN_KEY);
   if (!matchId) {
-    main.replaceChildren(h("p", { class: "card" }, t("No match given (replay.html?match=…).", "対局が指定されていません。")));
+    main.replaceChildren(
+      h("p", { class: "card" }, t("No match given (replay.html?match=…).", "対局が指定されていません。")),
+    );
     return;
   }
   let record;
@@ -185,34 +258,84 @@ async function replayPage() {
     return;
   }
   const mySeat = me ? record.seats.find((s) => s.player_id === me.id)?.seat : undefined;
-  const seats = [{ value: "", label: t("Spectator", "観戦者") }, { value: "all", label: t("Everything (every hand)", "すべて(全員の手札)") }];
+  const seats = [
+    { value: "", label: t("Spectator", "観戦者") },
+    { value: "all", label: t("Everything (every hand)", "すべて(全員の手札)") },
+  ];
   // After the end, everything: any seat's view may be replayed.
-  for (const s of record.seats) seats.push({ value: String(s.seat), label: `${t("seat")} ${s.seat + 1} — ${s.name}${s.seat === mySeat ? ` (${t("you")})` : ""}` });
+  for (const s of record.seats)
+    seats.push({
+      value: String(s.seat),
+      label: `${t("seat")} ${s.seat + 1} — ${s.name}${s.seat === mySeat ? ` (${t("you")})` : ""}`,
+    });
   const wantedSeat = params.get("seat");
-  const seat = wantedSeat !== null && seats.some((s) => s.value === wantedSeat) ? wantedSeat : (mySeat !== undefined ? String(mySeat) : "");
+  const seat =
+    wantedSeat !== null && seats.some((s) => s.value === wantedSeat)
+      ? wantedSeat
+      : mySeat !== undefined
+        ? String(mySeat)
+        : "";
   const wantedStep = params.get("step");
-  const players = h("ol", { start: "1", class: "replay-players" }, ...record.seats.map((s) => {
-    const change = s.rating_change;
-    return h("li", {}, s.name, s.bot ? ` (${t("bot")})` : "",
-      s.abandoned ? ` (${t("left; a bot played for them", "途中退出、ボットが代打ち")})` : "",
-      s.rank !== null && s.rank !== undefined ? ` — ${t("rank")} ${s.rank + 1}` : "",
-      change ? ` — ${change.after.rating.toFixed(1)} (${change.delta >= 0 ? "+" : ""}${change.delta.toFixed(1)})` : "");
-  }));
-  const exportLink = h("a", { href: `/api/matches/${encodeURIComponent(matchId)}/export`, download: `asobiba-${matchId}.json` },
-    t("Download the match record (JSON)", "対局記録をダウンロード (JSON)"));
+  const players = h(
+    "ol",
+    { start: "1", class: "replay-players" },
+    ...record.seats.map((s) => {
+      const change = s.rating_change;
+      return h(
+        "li",
+        {},
+        s.name,
+        s.bot ? ` (${t("bot")})` : "",
+        s.abandoned ? ` (${t("left; a bot played for them", "途中退出、ボットが代打ち")})` : "",
+        s.rank !== null && s.rank !== undefined ? ` — ${t("rank")} ${s.rank + 1}` : "",
+        change
+          ? ` — ${change.after.rating.toFixed(1)} (${change.delta >= 0 ? "+" : ""}${change.delta.toFixed(1)})`
+          : "",
+      );
+    }),
+  );
+  const exportLink = h(
+    "a",
+    { href: `/api/matches/${encodeURIComponent(matchId)}/export`, download: `asobiba-${matchId}.json` },
+    t("Download the match record (JSON)", "対局記録をダウンロード (JSON)"),
+  );
   const viewer = h("div", { id: "replay", class: "card replay" });
   main.replaceChildren(
-    h("section", { class: "card replay-head" },
+    h(
+      "section",
+      { class: "card replay-head" },
       h("h1", {}, `${t("replay")}: ${record.title || record.game}`),
-      field(t("Status:", "状態："), t(`status_${record.status}`) + (record.ending ? ` — ${t(`ending_${record.ending}`)}` : "")),
-      record.outcome?.reason ? field(t("Result:", "結果："), reasonText(record.outcome.reason, getLang(), (s) => record.seats[s]?.name)) : "",
-      record.duration_seconds !== null ? field(t("Duration:", "時間："), `${Math.round(record.duration_seconds / 60)} min`) : "",
-      field(t("Rated:", "レーティング："), record.rated ? t("yes", "あり") : `${t("no", "なし")}${record.unrated_reason ? ` (${record.unrated_reason})` : ""}`),
-      players, exportLink, await rematchLinks(matchId, getJson)),
-    viewer);
+      field(
+        t("Status:", "状態："),
+        t(`status_${record.status}`) + (record.ending ? ` — ${t(`ending_${record.ending}`)}` : ""),
+      ),
+      record.outcome?.reason
+        ? field(
+            t("Result:", "結果："),
+            reasonText(record.outcome.reason, getLang(), (s) => record.seats[s]?.name),
+          )
+        : "",
+      record.duration_seconds !== null
+        ? field(t("Duration:", "時間："), `${Math.round(record.duration_seconds / 60)} min`)
+        : "",
+      field(
+        t("Rated:", "レーティング："),
+        record.rated
+          ? t("yes", "あり")
+          : `${t("no", "なし")}${record.unrated_reason ? ` (${record.unrated_reason})` : ""}`,
+      ),
+      players,
+      exportLink,
+      await rematchLinks(matchId, getJson),
+    ),
+    viewer,
+  );
   document.title = `${t("replay")} — ${record.title || record.game} — Asobiba`;
   mountReplay(viewer, {
-    game: record.game, steps: record.steps, seats, seat,
+    game: record.game,
+    steps: record.steps,
+    seats,
+    seat,
     step: wantedStep !== null ? Number(wantedStep) : 0,
     fetchStep: (s, n) => {
       const query = new URLSearchParams({ step: String(n) });

@@ -11,6 +11,7 @@ import { RematchPanel } from "/static/rematch.js";
 import { MatchControls, noticeText } from "/static/endings.js";
 import { TurnCues } from "/static/turn_cues.js";
 import { decisionText } from "/static/decisions.js";
+import { loadTable } from "/static/tables.js";
 
 export class RoomPage {
   /** ``onPlayer`` is called when this page registers the visitor as a player (header update). */
@@ -30,13 +31,26 @@ export class RoomPage {
   }
 
   async start() {
-    try { this.room = await api("GET", `/api/rooms/${this.roomId}`); } catch { this.main.replaceChildren(h("p", { class: "card" }, t("unknown_room"))); return; }
+    try {
+      this.room = await api("GET", `/api/rooms/${this.roomId}`);
+    } catch {
+      this.main.replaceChildren(h("p", { class: "card" }, t("unknown_room")));
+      return;
+    }
     if (this.followNextTable()) return;
-    try { this.tableModule = await import(`/static/games/${this.room.game}.js`); } catch { this.tableModule = null; }
+    try {
+      this.tableModule = await loadTable(this.room.game);
+    } catch {
+      this.tableModule = null;
+    }
     const game = (await api("GET", "/api/games").catch(() => [])).find((g) => g.id === this.room.game);
     this.game = game || null; // the game's metadata: seat range and options (the lobby's table settings)
     // a rules page opened from this table's own links leads back here (static/rules/rules_page.js)
-    try { localStorage.setItem("asobiba.lastTable", JSON.stringify({ room: this.roomId, game: this.room.game })); } catch { /* private mode */ }
+    try {
+      localStorage.setItem("asobiba.lastTable", JSON.stringify({ room: this.roomId, game: this.room.game }));
+    } catch {
+      /* private mode */
+    }
     this.title = game ? gameTitle(game, getLang()) : this.room.game;
     this.layout();
     this.connect();
@@ -47,7 +61,9 @@ export class RoomPage {
     return seat ? seat.seat : null;
   }
 
-  get awaiting() { return (this.message?.awaiting || []).filter((s) => s >= 0); }
+  get awaiting() {
+    return (this.message?.awaiting || []).filter((s) => s >= 0);
+  }
 
   layout() {
     this.seatsEl = h("div", { id: "seats" });
@@ -55,25 +71,65 @@ export class RoomPage {
     this.redrawSeats = steadyWhilePressed(this.seatsEl);
     this.redrawTable = steadyWhilePressed(this.tableEl);
     this.statusEl = h("div", { id: "status", class: "status", role: "status", "aria-live": "polite" });
-    this.chatLog = h("ol", { id: "chat-log", class: "chat-log", "aria-label": t("Chat messages", "チャットのメッセージ") });
-    this.chatChannel = h("select", { id: "chat-channel", hidden: true, "aria-label": t("Send to", "送信先") },
-      h("option", { value: "room" }, t("Everyone", "全員")), h("option", { value: "team" }, t("team_only")));
-    this.chatInput = h("input", { id: "chat-input", maxlength: 500, autocomplete: "off", "aria-label": t("Chat message", "チャットのメッセージ"),
-      placeholder: t("Say something…", "メッセージ…") });
-    const chatForm = h("form", { id: "chat-form", class: "chat-form", onsubmit: (event) => {
-      event.preventDefault();
-      const text = this.chatInput.value.trim();
-      if (!text) return;
-      this.send({ type: "chat", text, channel: this.chatChannel.value });
-      this.chatInput.value = "";
-    } }, this.chatChannel, this.chatInput, h("button", { type: "submit" }, t("send")));
-    const rulesLink = h("a", { href: `/static/rules/${this.room.game}.html?room=${this.roomId}`, target: "_blank", id: "rules-link" }, t("rules"));
-    this.roomEl = h("section", { class: "room" },
-      h("div", { class: "room-head" }, h("h1", {}, this.title), rulesLink, this.statusEl, this.siteParts().cues.element),
+    this.chatLog = h("ol", {
+      id: "chat-log",
+      class: "chat-log",
+      "aria-label": t("Chat messages", "チャットのメッセージ"),
+    });
+    this.chatChannel = h(
+      "select",
+      { id: "chat-channel", hidden: true, "aria-label": t("Send to", "送信先") },
+      h("option", { value: "room" }, t("Everyone", "全員")),
+      h("option", { value: "team" }, t("team_only")),
+    );
+    this.chatInput = h("input", {
+      id: "chat-input",
+      maxlength: 500,
+      autocomplete: "off",
+      "aria-label": t("Chat message", "チャットのメッセージ"),
+      placeholder: t("Say something…", "メッセージ…"),
+    });
+    const chatForm = h(
+      "form",
+      {
+        id: "chat-form",
+        class: "chat-form",
+        onsubmit: (event) => {
+          event.preventDefault();
+          const text = this.chatInput.value.trim();
+          if (!text) return;
+          this.send({ type: "chat", text, channel: this.chatChannel.value });
+          this.chatInput.value = "";
+        },
+      },
+      this.chatChannel,
+      this.chatInput,
+      h("button", { type: "submit" }, t("send")),
+    );
+    const rulesLink = h(
+      "a",
+      { href: `/static/rules/${this.room.game}.html?room=${this.roomId}`, target: "_blank", id: "rules-link" },
+      t("rules"),
+    );
+    this.roomEl = h(
+      "section",
+      { class: "room" },
+      h(
+        "div",
+        { class: "room-head" },
+        h("h1", {}, this.title),
+        rulesLink,
+        this.statusEl,
+        this.siteParts().cues.element,
+      ),
       // the match's notices and proposals above the table, the player's own "end the match"
       // choices below it: outside #table, so the table's own decisions come first (static/endings.js)
-      this.seatsEl, this.endingParts().element, this.tableEl, this.endingParts().menuElement,
-      h("aside", { class: "card chat", "aria-label": t("chat") }, h("h2", {}, t("chat")), this.chatLog, chatForm));
+      this.seatsEl,
+      this.endingParts().element,
+      this.tableEl,
+      this.endingParts().menuElement,
+      h("aside", { class: "card chat", "aria-label": t("chat") }, h("h2", {}, t("chat")), this.chatLog, chatForm),
+    );
     this.main.replaceChildren(this.roomEl);
     this.renderRoom();
   }
@@ -86,7 +142,10 @@ export class RoomPage {
     ws.token = store.token;
     this.ws = ws;
     // Who we are goes in the first frame, never in the URL (proxies and logs keep URLs).
-    ws.onopen = () => { ws.send(JSON.stringify({ type: "hello", token: ws.token || null })); this.setOffline(false); };
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ type: "hello", token: ws.token || null }));
+      this.setOffline(false);
+    };
     // The back-off resets only once the server speaks: a restarting server accepts and closes at once,
     // and a refusal (an error before the close: too many sockets opened) keeps backing off.
     ws.onmessage = (event) => {
@@ -179,12 +238,23 @@ export class RoomPage {
   }
 
   addChat(m) {
-    if (m.channel === "notice") { // the room's log: a bot plays for someone, someone is back
-      this.chatLog.append(h("li", { class: "notice", "data-notice": m.notice }, h("span", { class: "chat-text" }, "⚙ ", noticeText(m))));
+    if (m.channel === "notice") {
+      // the room's log: a bot plays for someone, someone is back
+      this.chatLog.append(
+        h("li", { class: "notice", "data-notice": m.notice }, h("span", { class: "chat-text" }, "⚙ ", noticeText(m))),
+      );
       this.chatLog.scrollTop = this.chatLog.scrollHeight;
       return;
     }
-    this.chatLog.append(h("li", { class: m.channel === "room" ? "" : "team" }, h("b", {}, m.name), ": ", h("span", { class: "chat-text" }, m.text)));
+    this.chatLog.append(
+      h(
+        "li",
+        { class: m.channel === "room" ? "" : "team" },
+        h("b", {}, m.name),
+        ": ",
+        h("span", { class: "chat-text" }, m.text),
+      ),
+    );
     this.chatLog.scrollTop = this.chatLog.scrollHeight;
   }
 
@@ -197,7 +267,9 @@ export class RoomPage {
   }
 
   /** This socket's seat has a real decision to make now. */
-  get myTurn() { return this.decision !== null; }
+  get myTurn() {
+    return this.decision !== null;
+  }
 
   /** The status line says only what is true now: offline, the turn, or the room's state. */
   renderStatus() {
@@ -209,8 +281,13 @@ export class RoomPage {
     else if (m) {
       // a seat awaited with nothing to decide is not "waiting for" itself
       const others = this.awaiting.filter((s) => s !== m.seat);
-      text = m.outcome ? headline(m.outcome, m.seat, (s) => this.nameOf(s)).text : mine ? this.decision
-        : others.length ? `${t("waiting_for")} ${others.map((s) => this.nameOf(s)).join(", ")}` : "";
+      text = m.outcome
+        ? headline(m.outcome, m.seat, (s) => this.nameOf(s)).text
+        : mine
+          ? this.decision
+          : others.length
+            ? `${t("waiting_for")} ${others.map((s) => this.nameOf(s)).join(", ")}`
+            : "";
     } else text = t(`status_${this.room.status}`);
     this.statusEl.textContent = text;
     this.statusEl.classList.toggle("offline", this.offline);
@@ -234,9 +311,14 @@ export class RoomPage {
    * follow. Without a socket, the response is the newest the page can know. */
   async roomCall(what, body, method = "POST") {
     let room;
-    try { room = await api(method, `/api/rooms/${this.roomId}${what ? `/${what}` : ""}`, body); } catch (err) {
+    try {
+      room = await api(method, `/api/rooms/${this.roomId}${what ? `/${what}` : ""}`, body);
+    } catch (err) {
       toast(err.message);
-      if (method === "PATCH") { this.settingsKey = null; this.renderRoom(); } // back to the room as it is
+      if (method === "PATCH") {
+        this.settingsKey = null;
+        this.renderRoom();
+      } // back to the room as it is
       return;
     }
     if (this.ws?.readyState === WebSocket.OPEN) return;
@@ -247,8 +329,17 @@ export class RoomPage {
   /** One step: register the typed name if needed (remembered for next time), then sit down. */
   async joinSeat(seat, name) {
     if (!store.token) {
-      if (!name) { toast(t("name_needed")); this.nameInput?.focus(); return; }
-      try { await ensurePlayer(name); } catch (err) { toast(err.message); return; }
+      if (!name) {
+        toast(t("name_needed"));
+        this.nameInput?.focus();
+        return;
+      }
+      try {
+        await ensurePlayer(name);
+      } catch (err) {
+        toast(err.message);
+        return;
+      }
       this.onPlayer();
       this.reconnectAsPlayer();
     }
@@ -266,23 +357,49 @@ export class RoomPage {
   drawTable() {
     const m = this.message;
     const ctx = {
-      view: m.view, legal: m.legal_actions, awaiting: m.awaiting, seat: m.seat, version: m.version,
+      view: m.view,
+      legal: m.legal_actions,
+      awaiting: m.awaiting,
+      seat: m.seat,
+      version: m.version,
       // a seat a bot plays for an absent person is marked a bot's too (app/live/zombies.py)
-      players: this.room.seats.map((s) => ({ seat: s.seat, name: s.name, connected: s.connected, bot: s.bot || Boolean(s.zombie) })),
-      deadlines: m.deadlines || {}, lang: getLang(), t: (en, ja) => t(en, ja ?? en), h,
+      players: this.room.seats.map((s) => ({
+        seat: s.seat,
+        name: s.name,
+        connected: s.connected,
+        bot: s.bot || Boolean(s.zombie),
+      })),
+      deadlines: m.deadlines || {},
+      lang: getLang(),
+      t: (en, ja) => t(en, ja ?? en),
+      h,
       send: (action) => this.act(action),
       seatData: this.seatData,
-      saveSeatData: (data) => { this.seatData = data; api("PUT", `/api/rooms/${this.roomId}/seat-data`, data).catch((err) => toast(err.message)); },
+      saveSeatData: (data) => {
+        this.seatData = data;
+        api("PUT", `/api/rooms/${this.roomId}/seat-data`, data).catch((err) => toast(err.message));
+      },
     };
     const root = h("div", { class: `game game-${this.room.game}` });
     if (this.tableModule) {
-      try { this.tableModule.render(root, ctx); } catch (err) { console.error(err); genericTable(root, ctx); }
+      try {
+        this.tableModule.render(root, ctx);
+      } catch (err) {
+        console.error(err);
+        genericTable(root, ctx);
+      }
     } else genericTable(root, ctx);
     const parts = [root];
     if (m.outcome) {
       const { rematch, endNext } = this.siteParts();
-      parts.unshift(endPanel(m.outcome, { me: m.seat, nameOf: (s) => this.nameOf(s), actions: [rematch.element, endNext],
-        replayUrl: m.match_id ? `/static/replay.html?match=${encodeURIComponent(m.match_id)}` : null }));
+      parts.unshift(
+        endPanel(m.outcome, {
+          me: m.seat,
+          nameOf: (s) => this.nameOf(s),
+          actions: [rematch.element, endNext],
+          replayUrl: m.match_id ? `/static/replay.html?match=${encodeURIComponent(m.match_id)}` : null,
+        }),
+      );
     }
     this.siteCues(m, this.myTurn);
     this.tableEl.replaceChildren(...parts);
@@ -295,47 +412,84 @@ export class RoomPage {
     this.renderRoom(); // the bar marks the awaited seats
     if (m.seat !== null && !this.seatDataLoaded) {
       this.seatDataLoaded = true;
-      api("GET", `/api/rooms/${this.roomId}/seat-data`).then((d) => { this.seatData = d; if (Object.keys(d).length) this.renderTable(); }).catch(() => {});
+      api("GET", `/api/rooms/${this.roomId}/seat-data`)
+        .then((d) => {
+          this.seatData = d;
+          if (Object.keys(d).length) this.renderTable();
+        })
+        .catch(() => {});
     }
   }
-}
 
-// --- issue 16 parts of the room page: turn cues, rematch (static/turn_cues.js, static/rematch.js) ---
+  // --- the room page's parts: match endings and bot notices (static/endings.js), turn cues
+  // (static/turn_cues.js), the rematch (static/rematch.js)
 
-Object.assign(RoomPage.prototype, {
-  endingParts() { // issue 29: ending a match early, bot notices (static/endings.js)
+  endingParts() {
+    // issue 29: ending a match early, bot notices
     this.endings ||= new MatchControls(this);
     return this.endings;
-  },
+  }
+
   /** A finished room whose people moved to a new table (``next_room_id``): its link leads there. */
   followNextTable() {
     const next = this.room?.next_room_id;
     if (!next || this.room.status === "running" || this.room.status === "open") return false;
-    if (this.following !== next) { this.following = next; location.assign(`/r/${encodeURIComponent(next)}`); }
+    if (this.following !== next) {
+      this.following = next;
+      location.assign(`/r/${encodeURIComponent(next)}`);
+    }
     return true;
-  },
+  }
+
   siteParts() {
     const page = this;
     if (!this.site) keepFocusIn(this.tableEl); // keyboard players keep their place across redraws
     if (!this.site) {
-      const rematch = new RematchPanel({ api, toast, roomId: this.roomId, nameOf: (s) => this.nameOf(s), get mySeat() { return page.mySeat; },
-        get room() { return page.room; }, get game() { return page.game; } });
+      const rematch = new RematchPanel({
+        api,
+        toast,
+        roomId: this.roomId,
+        nameOf: (s) => this.nameOf(s),
+        get mySeat() {
+          return page.mySeat;
+        },
+        get room() {
+          return page.room;
+        },
+        get game() {
+          return page.game;
+        },
+      });
       // the end panel's "what next" slot (static/end_panel.js): a new table with the same people
       this.site = { cues: new TurnCues(), rematch, endNext: rematch.nextElement };
     }
     return this.site;
-  },
+  }
+
   siteCues(m, mine) {
     const { cues, rematch } = this.siteParts();
-    cues.update({ mine, what: this.decision, title: this.title, deadlines: m.deadlines, awaiting: m.awaiting, nameOf: (s) => this.nameOf(s), over: !!m.outcome });
-    if (m.outcome && this.rematchAskedFor !== m.match_id) { this.rematchAskedFor = m.match_id; rematch.refresh(); }
-  },
-  newMatch() { // a rematch started in this room: fresh seat data, the old outcome's panel gone
+    cues.update({
+      mine,
+      what: this.decision,
+      title: this.title,
+      deadlines: m.deadlines,
+      awaiting: m.awaiting,
+      nameOf: (s) => this.nameOf(s),
+      over: !!m.outcome,
+    });
+    if (m.outcome && this.rematchAskedFor !== m.match_id) {
+      this.rematchAskedFor = m.match_id;
+      rematch.refresh();
+    }
+  }
+
+  newMatch() {
+    // a rematch started in this room: fresh seat data, the old outcome's panel gone
     this.seatData = {};
     this.seatDataLoaded = false;
     this.siteParts().rematch.update({ available: false });
-  },
-});
+  }
+}
 
 /** Highlight what the last action changed: every leaf of the table whose text differs from the
  * previous view's (same place in the tree) gets ``just-changed``. Returns this view's texts. */
@@ -358,6 +512,12 @@ function markChanges(root, previous) {
 
 /** Fallback table: the view as text and one button per legal action. */
 function genericTable(root, ctx) {
-  root.append(h("pre", { class: "raw-view" }, JSON.stringify(ctx.view, null, 1)),
-    h("div", { class: "actions" }, ctx.legal.map((a) => h("button", { class: "action", onclick: () => ctx.send(a) }, JSON.stringify(a)))));
+  root.append(
+    h("pre", { class: "raw-view" }, JSON.stringify(ctx.view, null, 1)),
+    h(
+      "div",
+      { class: "actions" },
+      ctx.legal.map((a) => h("button", { class: "action", onclick: () => ctx.send(a) }, JSON.stringify(a))),
+    ),
+  );
 }

@@ -1,4 +1,3 @@
-import { addStyleOnce } from "/static/dom.js";
 import { announce } from "/static/announce.js";
 // Peribit table (static/games/README.md contract). DOM via ctx.h / text nodes only, never innerHTML.
 
@@ -10,45 +9,7 @@ const MARK = {
 };
 const MARKS = ["bellum", "natura", "societas"];
 
-const STYLE = `
-.peribit-root{font-family:var(--font);max-width:760px;margin:0 auto;padding:6px;box-sizing:border-box;color:#222}
-.peribit-root *{box-sizing:border-box}
-.peribit-top{display:flex;justify-content:space-between;align-items:baseline;gap:8px;flex-wrap:wrap}
-.peribit-status{font-weight:600;margin:6px 0;padding:6px 8px;border-radius:6px;background:#f1f3f7}
-.peribit-status.peribit-mine{background:#fff3c4}
-.peribit-box{border:1px solid #ccd;border-radius:8px;padding:6px 8px;margin:6px 0;background:#fafbff}
-.peribit-box h4{margin:0 0 4px 0;font-size:1em}
-.peribit-row{display:flex;flex-wrap:wrap;align-items:center;gap:6px;margin:3px 0}
-.peribit-label{color:#556;font-size:.85em;min-width:4.5em}
-.peribit-stone{display:inline-block;width:1.7em;height:1.7em;line-height:1.7em;text-align:center;border-radius:50%;color:#fff;font-weight:700;font-size:.85em;border:1px solid rgba(0,0,0,.25)}
-.peribit-back{background:#27407a url(/static/img/art/card-back.svg) center / 140% no-repeat;color:#fff}
-.peribit-stone{background-position:center;background-size:85%;background-repeat:no-repeat}
-.peribit-m-bellum{background-image:url(/static/img/art/bellum.svg) }
-.peribit-m-natura{background-image:url(/static/img/art/natura.svg) }
-.peribit-m-societas{background-image:url(/static/img/art/societas.svg) }
-.peribit-lane{display:flex;align-items:center;gap:6px;flex-wrap:wrap;padding:4px;border-radius:6px;margin:3px 0;border:1px solid #e1e3ee;background:#fff}
-.peribit-lane.peribit-can{border-color:#d49b00;background:#fffbe8}
-.peribit-lane .peribit-idx{color:#5c5c6b;font-size:.8em;min-width:1.6em}
-.peribit-stack{display:flex;flex-wrap:wrap;gap:2px;align-items:center}
-.peribit-count{font-weight:700;margin-left:4px}
-.peribit-root button{font-size:1em;padding:7px 10px;border-radius:6px;border:1px solid #667;background:#fff;cursor:pointer}
-.peribit-root button:hover{background:#eef}
-.peribit-actions{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0}
-.peribit-bar{position:relative;height:14px;background:#e6e8f0;border-radius:7px;overflow:hidden;flex:1;min-width:120px}
-.peribit-bar>div{height:100%;background:#c0392b}
-.peribit-dim{color:#5c5c6b}
-.peribit-small{font-size:.85em}
-.peribit-win{color:#1a6b1a;font-weight:700}
-.peribit-grid{display:grid;grid-template-columns:1fr 1fr;gap:6px}
-@media (max-width:520px){.peribit-grid{grid-template-columns:1fr}}
-.peribit-table{border-collapse:collapse;font-size:.85em;width:100%}
-.peribit-table td,.peribit-table th{border:1px solid #ccd;padding:2px 5px;text-align:center}
-.peribit-root ul{margin:2px 0;padding-left:1.3em}
-`;
-
-
 export function render(root, ctx) {
-  addStyleOnce("peribit-style", STYLE);
   const { h, t } = ctx;
   const v = ctx.view;
   const legal = ctx.legal || [];
@@ -59,7 +20,11 @@ export function render(root, ctx) {
   };
   const markName = (m) => t(MARK[m].en, MARK[m].ja);
   const stone = (m) => {
-    const el = h("span", { class: `peribit-stone peribit-m-${m}`, title: markName(m), style: `background-color:${MARK[m].color}` }, t(MARK[m].letter, MARK[m].ja[0]));
+    const el = h(
+      "span",
+      { class: `peribit-stone peribit-m-${m}`, title: markName(m), style: `background-color:${MARK[m].color}` },
+      t(MARK[m].letter, MARK[m].ja[0]),
+    );
     return el;
   };
   const back = () => h("span", { class: "peribit-stone peribit-back", title: t("hidden stone", "伏せた石") }, "?");
@@ -70,11 +35,23 @@ export function render(root, ctx) {
   root.appendChild(wrap);
 
   // ----- header
-  const timeLabel = v.time === "mane" ? t("Mane (morning) \u2600", "マーネ(朝)\u2600") : t("Nox (night) \u263E", "ノクス(夜)\u263E");
-  wrap.appendChild(h("div", { class: "peribit-top" },
-    h("strong", {}, t(`Peribit — round ${v.round}/${v.rounds_total} · placement ${v.placement} · `,
-                      `ペリビット — 第${v.round}/${v.rounds_total}ラウンド・${v.placement}手目・`) + timeLabel),
-    rulesLink(ctx)));
+  const timeLabel =
+    v.time === "mane" ? t("Mane (morning) \u2600", "マーネ(朝)\u2600") : t("Nox (night) \u263E", "ノクス(夜)\u263E");
+  wrap.appendChild(
+    h(
+      "div",
+      { class: "peribit-top" },
+      h(
+        "strong",
+        {},
+        t(
+          `Peribit — round ${v.round}/${v.rounds_total} · placement ${v.placement} · `,
+          `ペリビット — 第${v.round}/${v.rounds_total}ラウンド・${v.placement}手目・`,
+        ) + timeLabel,
+      ),
+      rulesLink(ctx),
+    ),
+  );
 
   // ----- status
   const mine = me !== null && awaited.includes(me);
@@ -82,22 +59,36 @@ export function render(root, ctx) {
   let status;
   if (v.step === "over") {
     const f = v.final;
-    status = f.winner === null
-      ? t(`Game over: draw, ${f.totals[0]} – ${f.totals[1]}.`, `ゲーム終了: 引き分け(${f.totals[0]} – ${f.totals[1]})。`)
-      : t(`Game over: ${name(f.winner)} wins, ${f.totals[f.winner]} – ${f.totals[1 - f.winner]}.`,
-          `ゲーム終了: ${name(f.winner)}の勝ち(${f.totals[f.winner]} – ${f.totals[1 - f.winner]})。`);
+    status =
+      f.winner === null
+        ? t(
+            `Game over: draw, ${f.totals[0]} – ${f.totals[1]}.`,
+            `ゲーム終了: 引き分け(${f.totals[0]} – ${f.totals[1]})。`,
+          )
+        : t(
+            `Game over: ${name(f.winner)} wins, ${f.totals[f.winner]} – ${f.totals[1 - f.winner]}.`,
+            `ゲーム終了: ${name(f.winner)}の勝ち(${f.totals[f.winner]} – ${f.totals[1 - f.winner]})。`,
+          );
   } else if (v.step === "between_rounds") {
     const r = v.rounds[v.rounds.length - 1];
-    status = t(`Ruina! Round ${r.round} is over — the next round starts in a moment.`,
-               `ルイナ! 第${r.round}ラウンド終了 — まもなく次のラウンドです。`);
+    status = t(
+      `Ruina! Round ${r.round} is over — the next round starts in a moment.`,
+      `ルイナ! 第${r.round}ラウンド終了 — まもなく次のラウンドです。`,
+    );
   } else if (v.step === "exchange") {
-    status = mine ? t("Exchange? Give 2 stones for 1 random stone, or keep your hand.",
-                      "交換しますか? 石2個を山札の石1個と交換、またはそのまま。")
-                  : t(`Waiting for ${who} to decide on an exchange…`, `${who} の交換の決定を待っています…`);
+    status = mine
+      ? t(
+          "Exchange? Give 2 stones for 1 random stone, or keep your hand.",
+          "交換しますか? 石2個を山札の石1個と交換、またはそのまま。",
+        )
+      : t(`Waiting for ${who} to decide on an exchange…`, `${who} の交換の決定を待っています…`);
   } else {
-    status = mine ? t("Certamina Satus! Place one stone (secret until both have placed).",
-                      "セルタミナ・サトゥス! 石を1個置いてください(両者がそろうまで非公開)。")
-                  : t(`Waiting for ${who} to place…`, `${who} の配置を待っています…`);
+    status = mine
+      ? t(
+          "Certamina Satus! Place one stone (secret until both have placed).",
+          "セルタミナ・サトゥス! 石を1個置いてください(両者がそろうまで非公開)。",
+        )
+      : t(`Waiting for ${who} to place…`, `${who} の配置を待っています…`);
   }
   // (the clock is the room header's, one per table: static/turn_cues.js)
   wrap.appendChild(h("div", { class: "peribit-status" + (mine ? " peribit-mine" : "") }, status));
@@ -109,20 +100,50 @@ export function render(root, ctx) {
 
   // ----- metus and standing
   const pct = Math.min(100, Math.round((100 * v.metus) / v.metus_limit));
-  const bar = h("div", { class: "peribit-bar", title: `${v.metus}/${v.metus_limit}` }, h("div", { style: `width:${pct}%` }));
-  wrap.appendChild(h("div", { class: "peribit-box" },
-    h("div", { class: "peribit-row" },
-      h("span", { class: "peribit-label" }, t("Metus", "メトゥス")),
-      h("strong", {}, `${v.metus} / ${v.metus_limit}`), bar,
-      v.metus_start ? h("span", { class: "peribit-small peribit-dim" }, t(`(carried in: ${v.metus_start})`, `(繰越 ${v.metus_start})`)) : ""),
-    h("div", { class: "peribit-row peribit-small" },
-      h("span", {}, t(`Stella Metus: ${v.stella_metus}`, `ステラ・メトゥス: ${v.stella_metus}`)),
-      h("span", {}, "·"),
-      h("span", {}, t(`Round wins: ${name(0)} ${v.round_wins[0]} – ${v.round_wins[1]} ${name(1)}`,
-                      `ラウンド勝利: ${name(0)} ${v.round_wins[0]} – ${v.round_wins[1]} ${name(1)}`)),
-      h("span", {}, "·"),
-      h("span", {}, t(`Deck: ${v.deck_count}`, `山札: ${v.deck_count}個`)),
-      v.placement_clock ? h("span", {}, t(`· ${v.placement_clock} seconds per decision`, `· 1手${v.placement_clock}秒まで`)) : "")));
+  const bar = h(
+    "div",
+    { class: "peribit-bar", title: `${v.metus}/${v.metus_limit}` },
+    h("div", { style: `width:${pct}%` }),
+  );
+  wrap.appendChild(
+    h(
+      "div",
+      { class: "peribit-box" },
+      h(
+        "div",
+        { class: "peribit-row" },
+        h("span", { class: "peribit-label" }, t("Metus", "メトゥス")),
+        h("strong", {}, `${v.metus} / ${v.metus_limit}`),
+        bar,
+        v.metus_start
+          ? h(
+              "span",
+              { class: "peribit-small peribit-dim" },
+              t(`(carried in: ${v.metus_start})`, `(繰越 ${v.metus_start})`),
+            )
+          : "",
+      ),
+      h(
+        "div",
+        { class: "peribit-row peribit-small" },
+        h("span", {}, t(`Stella Metus: ${v.stella_metus}`, `ステラ・メトゥス: ${v.stella_metus}`)),
+        h("span", {}, "·"),
+        h(
+          "span",
+          {},
+          t(
+            `Round wins: ${name(0)} ${v.round_wins[0]} – ${v.round_wins[1]} ${name(1)}`,
+            `ラウンド勝利: ${name(0)} ${v.round_wins[0]} – ${v.round_wins[1]} ${name(1)}`,
+          ),
+        ),
+        h("span", {}, "·"),
+        h("span", {}, t(`Deck: ${v.deck_count}`, `山札: ${v.deck_count}個`)),
+        v.placement_clock
+          ? h("span", {}, t(`· ${v.placement_clock} seconds per decision`, `· 1手${v.placement_clock}秒まで`))
+          : "",
+      ),
+    ),
+  );
 
   // ----- players (opponent first)
   const order = me === null ? [0, 1] : [1 - me, me];
@@ -133,10 +154,17 @@ export function render(root, ctx) {
   function seatBox(s) {
     const box = h("div", { class: "peribit-box" });
     let state = "";
-    if (v.step === "exchange" && v.exchange.can[s]) state = v.exchange.decided[s] ? t("decided", "決定済み") : t("deciding…", "検討中…");
+    if (v.step === "exchange" && v.exchange.can[s])
+      state = v.exchange.decided[s] ? t("decided", "決定済み") : t("deciding…", "検討中…");
     if (v.step === "place") state = v.placed[s] ? t("placed ✓", "配置済み ✓") : t("placing…", "配置中…");
-    box.appendChild(h("div", { class: "peribit-row" },
-      h("strong", {}, name(s) + (s === me ? t(" (you)", "(あなた)") : "")), h("span", { class: "peribit-small peribit-dim" }, state)));
+    box.appendChild(
+      h(
+        "div",
+        { class: "peribit-row" },
+        h("strong", {}, name(s) + (s === me ? t(" (you)", "(あなた)") : "")),
+        h("span", { class: "peribit-small peribit-dim" }, state),
+      ),
+    );
     // hand
     const handRow = h("div", { class: "peribit-row" }, h("span", { class: "peribit-label" }, t("Hand", "手札")));
     if (s === me && v.hand) {
@@ -146,43 +174,79 @@ export function render(root, ctx) {
     }
     box.appendChild(handRow);
     if (s === me && v.drawn) {
-      box.appendChild(h("div", { class: "peribit-small" }, t(`Exchange: you drew a ${markName(v.drawn)}.`, `交換で${markName(v.drawn)}を引きました。`)));
+      box.appendChild(
+        h(
+          "div",
+          { class: "peribit-small" },
+          t(`Exchange: you drew a ${markName(v.drawn)}.`, `交換で${markName(v.drawn)}を引きました。`),
+        ),
+      );
     }
     if (s === me && v.my_placement) {
       const p = v.my_placement;
-      box.appendChild(h("div", { class: "peribit-small" }, t("Your placement: ", "あなたの配置: "), stone(p.mark), " ",
-        p.new_lane ? t("new lane", "新しい列") : t(`lane ${p.lane + 1}`, `${p.lane + 1}列目`),
-        p.late ? t(" (made by the clock)", "(時間切れで自動)") : ""));
+      box.appendChild(
+        h(
+          "div",
+          { class: "peribit-small" },
+          t("Your placement: ", "あなたの配置: "),
+          stone(p.mark),
+          " ",
+          p.new_lane ? t("new lane", "新しい列") : t(`lane ${p.lane + 1}`, `${p.lane + 1}列目`),
+          p.late ? t(" (made by the clock)", "(時間切れで自動)") : "",
+        ),
+      );
     }
     // multa
     const mu = v.multas[s];
     const multaRow = h("div", { class: "peribit-row" }, h("span", { class: "peribit-label" }, t("Multa", "ムルタ")));
     for (const m of MARKS) {
-      multaRow.appendChild(h("span", { class: "peribit-row" }, stone(m), h("span", { class: "peribit-count" }, `× ${mu.counts[m]}`)));
+      multaRow.appendChild(
+        h("span", { class: "peribit-row" }, stone(m), h("span", { class: "peribit-count" }, `× ${mu.counts[m]}`)),
+      );
     }
     box.appendChild(multaRow);
-    box.appendChild(h("div", { class: "peribit-small" },
-      t(`Best role (${v.scoring.name_en}): `, `最高役(${v.scoring.name_ja}): `),
-      h("strong", {}, `${t(mu.role_en, mu.role_ja)} ${mu.points}`), t(` pts · ${mu.total} stones`, `点・計${mu.total}個`)));
+    box.appendChild(
+      h(
+        "div",
+        { class: "peribit-small" },
+        t(`Best role (${v.scoring.name_en}): `, `最高役(${v.scoring.name_ja}): `),
+        h("strong", {}, `${t(mu.role_en, mu.role_ja)} ${mu.points}`),
+        t(` pts · ${mu.total} stones`, `点・計${mu.total}個`),
+      ),
+    );
     return box;
   }
 
   // ----- field
   const field = h("div", { class: "peribit-box" }, h("h4", {}, t("Field (lanes)", "場(列)")));
   const places = legal.filter((a) => a.type === "place");
-  if (!v.lanes.length) field.appendChild(h("div", { class: "peribit-dim peribit-small" }, t("No lanes.", "列はありません。")));
+  if (!v.lanes.length)
+    field.appendChild(h("div", { class: "peribit-dim peribit-small" }, t("No lanes.", "列はありません。")));
   v.lanes.forEach((lane) => {
     const act = places.find((a) => a.lane === lane.index);
     const stack = h("span", { class: "peribit-stack" });
     const shown = Math.min(lane.stones, 12);
     for (let i = 0; i < shown; i++) stack.appendChild(stone(lane.mark));
-    const row = h("div", { class: "peribit-lane" + (act ? " peribit-can" : "") },
-      h("span", { class: "peribit-idx" }, `${lane.index + 1}.`), stack,
-      h("span", { class: "peribit-count" }, t(`${lane.stones} × ${MARK[lane.mark].en}`, `${markName(lane.mark)} ${lane.stones}個`)));
+    const row = h(
+      "div",
+      { class: "peribit-lane" + (act ? " peribit-can" : "") },
+      h("span", { class: "peribit-idx" }, `${lane.index + 1}.`),
+      stack,
+      h(
+        "span",
+        { class: "peribit-count" },
+        t(`${lane.stones} × ${MARK[lane.mark].en}`, `${markName(lane.mark)} ${lane.stones}個`),
+      ),
+    );
     if (act) {
       const gain = lane.stones + 1;
-      row.appendChild(h("button", { onclick: () => ctx.send(act), title: t("Place here", "ここに置く") },
-        t(`Place here (+${gain} if no collision)`, `ここに置く(衝突なしなら+${gain}個)`)));
+      row.appendChild(
+        h(
+          "button",
+          { onclick: () => ctx.send(act), title: t("Place here", "ここに置く") },
+          t(`Place here (+${gain} if no collision)`, `ここに置く(衝突なしなら+${gain}個)`),
+        ),
+      );
     }
     field.appendChild(row);
   });
@@ -190,7 +254,15 @@ export function render(root, ctx) {
   if (newLanes.length) {
     const row = h("div", { class: "peribit-actions" });
     for (const a of newLanes) {
-      row.appendChild(h("button", { onclick: () => ctx.send(a) }, stone(a.mark), " ", t(`New ${MARK[a.mark].en} lane`, `${markName(a.mark)}で新しい列`)));
+      row.appendChild(
+        h(
+          "button",
+          { onclick: () => ctx.send(a) },
+          stone(a.mark),
+          " ",
+          t(`New ${MARK[a.mark].en} lane`, `${markName(a.mark)}で新しい列`),
+        ),
+      );
     }
     field.appendChild(row);
   }
@@ -201,62 +273,167 @@ export function render(root, ctx) {
   if (exchanges.length) {
     const row = h("div", { class: "peribit-actions" });
     for (const a of exchanges) {
-      if (a.type === "no_exchange") row.appendChild(h("button", { onclick: () => ctx.send(a) }, t("Keep my hand", "交換しない")));
-      else row.appendChild(h("button", { onclick: () => ctx.send(a) }, t("Give ", "渡す: "), stone(a.give[0]), stone(a.give[1]), t(" → draw 1", " → 1個引く")));
+      if (a.type === "no_exchange")
+        row.appendChild(h("button", { onclick: () => ctx.send(a) }, t("Keep my hand", "交換しない")));
+      else
+        row.appendChild(
+          h(
+            "button",
+            { onclick: () => ctx.send(a) },
+            t("Give ", "渡す: "),
+            stone(a.give[0]),
+            stone(a.give[1]),
+            t(" → draw 1", " → 1個引く"),
+          ),
+        );
     }
     decision.prepend(h("div", { class: "peribit-box" }, h("h4", {}, t("Exchange (optional)", "交換(任意)")), row));
   } else if (v.step === "exchange" && me !== null && v.exchange.mine !== null) {
-    wrap.appendChild(h("div", { class: "peribit-box peribit-small" },
-      v.exchange.mine.length ? [t("You give ", "交換に出す石: "), stone(v.exchange.mine[0]), stone(v.exchange.mine[1])] : t("You keep your hand.", "交換しません。")));
+    wrap.appendChild(
+      h(
+        "div",
+        { class: "peribit-box peribit-small" },
+        v.exchange.mine.length
+          ? [t("You give ", "交換に出す石: "), stone(v.exchange.mine[0]), stone(v.exchange.mine[1])]
+          : t("You keep your hand.", "交換しません。"),
+      ),
+    );
   }
 
   // ----- last placement explained
   if (v.last_result) wrap.appendChild(lastBox(v.last_result));
   if (v.exchange.last && v.step !== "exchange") {
     const ex = v.exchange.last;
-    wrap.appendChild(h("div", { class: "peribit-small peribit-dim" },
-      t("Exchange this placement: ", "今回の交換: ") + [0, 1].map((s) => `${name(s)} ${ex[s] ? t("exchanged", "交換した") : t("did not", "しなかった")}`).join(", ")));
+    wrap.appendChild(
+      h(
+        "div",
+        { class: "peribit-small peribit-dim" },
+        t("Exchange this placement: ", "今回の交換: ") +
+          [0, 1].map((s) => `${name(s)} ${ex[s] ? t("exchanged", "交換した") : t("did not", "しなかった")}`).join(", "),
+      ),
+    );
   }
 
   function lastBox(r) {
-    const box = h("div", { class: "peribit-box" }, h("h4", {},
-      t(`Last placement: round ${r.round}, #${r.placement} (${r.time === "mane" ? "Mane" : "Nox"})`,
-        `直前の配置: 第${r.round}ラウンド ${r.placement}手目(${r.time === "mane" ? "マーネ" : "ノクス"})`)));
+    const box = h(
+      "div",
+      { class: "peribit-box" },
+      h(
+        "h4",
+        {},
+        t(
+          `Last placement: round ${r.round}, #${r.placement} (${r.time === "mane" ? "Mane" : "Nox"})`,
+          `直前の配置: 第${r.round}ラウンド ${r.placement}手目(${r.time === "mane" ? "マーネ" : "ノクス"})`,
+        ),
+      ),
+    );
     const ul = h("ul", {});
     for (const p of r.placements) {
-      ul.appendChild(h("li", {}, `${name(p.seat)}: `, stone(p.mark), " ",
-        p.new_lane ? t("started a new lane", "新しい列を作った") : t(`onto lane ${p.lane + 1}`, `${p.lane + 1}列目に置いた`),
-        p.late ? t(" — late: placed by the clock, metus +1", " — 時間切れ: 自動配置、メトゥス+1") : ""));
+      ul.appendChild(
+        h(
+          "li",
+          {},
+          `${name(p.seat)}: `,
+          stone(p.mark),
+          " ",
+          p.new_lane
+            ? t("started a new lane", "新しい列を作った")
+            : t(`onto lane ${p.lane + 1}`, `${p.lane + 1}列目に置いた`),
+          p.late ? t(" — late: placed by the clock, metus +1", " — 時間切れ: 自動配置、メトゥス+1") : "",
+        ),
+      );
     }
     if (r.collision !== null) {
-      ul.appendChild(h("li", {}, t(`Concursus! Both chose lane ${r.collision + 1}: both stones stay on it, nobody captures.`,
-        `コンクルスス!両者が${r.collision + 1}列目を選んだため、石は列に残り誰も回収しません。`)));
+      ul.appendChild(
+        h(
+          "li",
+          {},
+          t(
+            `Concursus! Both chose lane ${r.collision + 1}: both stones stay on it, nobody captures.`,
+            `コンクルスス!両者が${r.collision + 1}列目を選んだため、石は列に残り誰も回収しません。`,
+          ),
+        ),
+      );
     }
     for (const c of r.captures) {
-      ul.appendChild(h("li", {}, t(`${name(c.seat)} captures lane ${c.lane + 1}: ${c.stones} ${MARK[c.mark].en} → multa, metus +${c.metus}`,
-        `${name(c.seat)}が${c.lane + 1}列目を回収: ${markName(c.mark)}${c.stones}個 → ムルタ、メトゥス+${c.metus}`)));
+      ul.appendChild(
+        h(
+          "li",
+          {},
+          t(
+            `${name(c.seat)} captures lane ${c.lane + 1}: ${c.stones} ${MARK[c.mark].en} → multa, metus +${c.metus}`,
+            `${name(c.seat)}が${c.lane + 1}列目を回収: ${markName(c.mark)}${c.stones}個 → ムルタ、メトゥス+${c.metus}`,
+          ),
+        ),
+      );
     }
-    ul.appendChild(h("li", {}, t(`Metus ${r.metus_before} → ${r.metus_after}`, `メトゥス ${r.metus_before} → ${r.metus_after}`)));
-    if (r.round_end === "metus") ul.appendChild(h("li", {}, h("strong", {}, t("Metus reached 12: Ruina (round over).", "メトゥスが12に到達: ルイナ(ラウンド終了)。"))));
-    if (r.round_end === "deck") ul.appendChild(h("li", {}, h("strong", {}, t("The deck cannot refill hands and field: Ruina (round over).", "山札で補充できないため: ルイナ(ラウンド終了)。"))));
+    ul.appendChild(
+      h("li", {}, t(`Metus ${r.metus_before} → ${r.metus_after}`, `メトゥス ${r.metus_before} → ${r.metus_after}`)),
+    );
+    if (r.round_end === "metus")
+      ul.appendChild(
+        h(
+          "li",
+          {},
+          h("strong", {}, t("Metus reached 12: Ruina (round over).", "メトゥスが12に到達: ルイナ(ラウンド終了)。")),
+        ),
+      );
+    if (r.round_end === "deck")
+      ul.appendChild(
+        h(
+          "li",
+          {},
+          h(
+            "strong",
+            {},
+            t(
+              "The deck cannot refill hands and field: Ruina (round over).",
+              "山札で補充できないため: ルイナ(ラウンド終了)。",
+            ),
+          ),
+        ),
+      );
     box.appendChild(ul);
     return box;
   }
 
   // ----- rounds
   if (v.rounds.length) {
-    const table = h("table", { class: "peribit-table" },
-      h("tr", {}, h("th", {}, t("Round", "ラウンド")), h("th", {}, name(0)), h("th", {}, name(1)),
-        h("th", {}, t("Winner", "勝者")), h("th", {}, t("Metus / surplus", "メトゥス/余剰"))));
+    const table = h(
+      "table",
+      { class: "peribit-table" },
+      h(
+        "tr",
+        {},
+        h("th", {}, t("Round", "ラウンド")),
+        h("th", {}, name(0)),
+        h("th", {}, name(1)),
+        h("th", {}, t("Winner", "勝者")),
+        h("th", {}, t("Metus / surplus", "メトゥス/余剰")),
+      ),
+    );
     const roleName = (id) => {
       const r = v.scoring.roles.find((x) => x.id === id);
       return r ? t(r.en, r.ja) : id;
     };
     for (const r of v.rounds) {
-      table.appendChild(h("tr", {}, h("td", {}, String(r.round)),
-        h("td", {}, `${r.scores[0]} (${roleName(r.roles[0])})`), h("td", {}, `${r.scores[1]} (${roleName(r.roles[1])})`),
-        h("td", {}, r.winner === null ? t("draw", "引き分け") : name(r.winner)),
-        h("td", {}, r.reason === "deck" ? t(`${r.metus} (deck out) / 0`, `${r.metus}(山札切れ)/ 0`) : `${r.metus} / ${r.surplus}`)));
+      table.appendChild(
+        h(
+          "tr",
+          {},
+          h("td", {}, String(r.round)),
+          h("td", {}, `${r.scores[0]} (${roleName(r.roles[0])})`),
+          h("td", {}, `${r.scores[1]} (${roleName(r.roles[1])})`),
+          h("td", {}, r.winner === null ? t("draw", "引き分け") : name(r.winner)),
+          h(
+            "td",
+            {},
+            r.reason === "deck"
+              ? t(`${r.metus} (deck out) / 0`, `${r.metus}(山札切れ)/ 0`)
+              : `${r.metus} / ${r.surplus}`,
+          ),
+        ),
+      );
     }
     wrap.appendChild(h("div", { class: "peribit-box" }, h("h4", {}, t("Rounds", "ラウンド結果")), table));
   }
@@ -267,36 +444,108 @@ export function render(root, ctx) {
     const ul = h("ul", {});
     ul.appendChild(h("li", {}, t(`Stella Metus: ${f.stella_metus}`, `ステラ・メトゥス: ${f.stella_metus}`)));
     if (f.receiver === null) {
-      ul.appendChild(h("li", {}, t("Equal round wins: the Stella Metus stones are split (half each, rounded down).",
-        "ラウンド勝利数が同じため、ステラ・メトゥスの石を半分ずつ(切り捨て)分けます。")));
+      ul.appendChild(
+        h(
+          "li",
+          {},
+          t(
+            "Equal round wins: the Stella Metus stones are split (half each, rounded down).",
+            "ラウンド勝利数が同じため、ステラ・メトゥスの石を半分ずつ(切り捨て)分けます。",
+          ),
+        ),
+      );
     } else {
-      ul.appendChild(h("li", {}, t(`${name(f.receiver)} has fewer round wins and draws the Stella Metus stones.`,
-        `${name(f.receiver)}はラウンド勝利数が少ないため、ステラ・メトゥスの石を引きます。`)));
+      ul.appendChild(
+        h(
+          "li",
+          {},
+          t(
+            `${name(f.receiver)} has fewer round wins and draws the Stella Metus stones.`,
+            `${name(f.receiver)}はラウンド勝利数が少ないため、ステラ・メトゥスの石を引きます。`,
+          ),
+        ),
+      );
     }
     for (const s of [0, 1]) {
       if (!f.drawn[s].length) continue;
       ul.appendChild(h("li", {}, `${name(s)}: `, ...f.drawn[s].map(stone)));
     }
-    ul.appendChild(h("li", {}, t(`Round 3 re-scored: ${f.round3_rescored[0]} – ${f.round3_rescored[1]}`,
-      `第3ラウンド再計算: ${f.round3_rescored[0]} – ${f.round3_rescored[1]}`)));
-    ul.appendChild(h("li", {}, h("strong", {}, t(`Totals: ${name(0)} ${f.totals[0]} – ${f.totals[1]} ${name(1)}`,
-      `合計: ${name(0)} ${f.totals[0]} – ${f.totals[1]} ${name(1)}`)),
-      f.winner === null ? t(" — draw", " — 引き分け") : h("span", { class: "peribit-win" }, t(` — ${name(f.winner)} wins`, ` — ${name(f.winner)}の勝ち`))));
-    wrap.appendChild(h("div", { class: "peribit-box" }, h("h4", {}, t("Peribit (game end)", "ペリビット(ゲーム終了)")), ul));
+    ul.appendChild(
+      h(
+        "li",
+        {},
+        t(
+          `Round 3 re-scored: ${f.round3_rescored[0]} – ${f.round3_rescored[1]}`,
+          `第3ラウンド再計算: ${f.round3_rescored[0]} – ${f.round3_rescored[1]}`,
+        ),
+      ),
+    );
+    ul.appendChild(
+      h(
+        "li",
+        {},
+        h(
+          "strong",
+          {},
+          t(
+            `Totals: ${name(0)} ${f.totals[0]} – ${f.totals[1]} ${name(1)}`,
+            `合計: ${name(0)} ${f.totals[0]} – ${f.totals[1]} ${name(1)}`,
+          ),
+        ),
+        f.winner === null
+          ? t(" — draw", " — 引き分け")
+          : h("span", { class: "peribit-win" }, t(` — ${name(f.winner)} wins`, ` — ${name(f.winner)}の勝ち`)),
+      ),
+    );
+    wrap.appendChild(
+      h("div", { class: "peribit-box" }, h("h4", {}, t("Peribit (game end)", "ペリビット(ゲーム終了)")), ul),
+    );
   }
 
   // ----- score table
-  const det = h("details", { class: "peribit-box peribit-small" },
-    h("summary", {}, t(`Score table: ${v.scoring.name_en} (c1 ≥ c2 ≥ c3 mark counts, t = total)`,
-                       `得点表: ${v.scoring.name_ja}(c1 ≥ c2 ≥ c3 は各マークの数、t は合計)`)));
-  const st = h("table", { class: "peribit-table" }, h("tr", {}, h("th", {}, t("Role", "役")), h("th", {}, t("Condition", "条件")), h("th", {}, t("Points", "点"))));
-  for (const r of v.scoring.roles) st.appendChild(h("tr", {}, h("td", {}, t(r.en, r.ja)), h("td", {}, t(r.condition_en, r.condition_ja)), h("td", {}, r.points_text)));
+  const det = h(
+    "details",
+    { class: "peribit-box peribit-small" },
+    h(
+      "summary",
+      {},
+      t(
+        `Score table: ${v.scoring.name_en} (c1 ≥ c2 ≥ c3 mark counts, t = total)`,
+        `得点表: ${v.scoring.name_ja}(c1 ≥ c2 ≥ c3 は各マークの数、t は合計)`,
+      ),
+    ),
+  );
+  const st = h(
+    "table",
+    { class: "peribit-table" },
+    h("tr", {}, h("th", {}, t("Role", "役")), h("th", {}, t("Condition", "条件")), h("th", {}, t("Points", "点"))),
+  );
+  for (const r of v.scoring.roles)
+    st.appendChild(
+      h(
+        "tr",
+        {},
+        h("td", {}, t(r.en, r.ja)),
+        h("td", {}, t(r.condition_en, r.condition_ja)),
+        h("td", {}, r.points_text),
+      ),
+    );
   det.appendChild(st);
-  det.appendChild(h("div", {}, t("Only the best single role counts; equal points name the lower row.", "最高点の役1つのみ。同点なら下の行の役。")));
+  det.appendChild(
+    h(
+      "div",
+      {},
+      t(
+        "Only the best single role counts; equal points name the lower row.",
+        "最高点の役1つのみ。同点なら下の行の役。",
+      ),
+    ),
+  );
   wrap.appendChild(det);
 
   // ----- log
-  if (v.log && v.log.length) announce(`peribit:${v.log.length}:${JSON.stringify(v.log[v.log.length - 1])}`, logText(v.log[v.log.length - 1]));
+  if (v.log && v.log.length)
+    announce(`peribit:${v.log.length}:${JSON.stringify(v.log[v.log.length - 1])}`, logText(v.log[v.log.length - 1]));
   if (v.log && v.log.length) {
     const ul = h("ul", { class: "peribit-small" });
     for (const e of v.log.slice().reverse()) ul.appendChild(h("li", {}, logText(e)));
@@ -305,35 +554,67 @@ export function render(root, ctx) {
 
   function logText(e) {
     switch (e.kind) {
-      case "round_start": return t(`Round ${e.round} starts (metus ${e.metus}).`, `第${e.round}ラウンド開始(メトゥス ${e.metus})。`);
-      case "exchange": return t("Exchange: ", "交換: ") + [0, 1].filter((s) => e.could[s])
-        .map((s) => `${name(s)} ${e.exchanged[s] ? t("exchanged", "交換") : t("kept", "なし")}`).join(", ");
-      case "late": return t(`${name(e.seat)} ran out of time: placement made by the clock, metus +1 (now ${e.metus}).`,
-                            `${name(e.seat)}が時間切れ: 自動配置、メトゥス+1(${e.metus})。`);
-      case "late_exchange": return t(`${name(e.seat)} ran out of time: no exchange.`, `${name(e.seat)}が時間切れ: 交換なし。`);
-      case "refill": return t(`Mane refill: ${e.stones} stones dealt (${e.new_lanes} new lanes), deck ${e.deck}.`,
-                              `マーネの補充: ${e.stones}個(新しい列${e.new_lanes})、山札${e.deck}個。`);
-      case "deck_short": return t(`The deck (${e.deck}) cannot supply the refill (${e.need}).`, `山札(${e.deck}個)では補充(${e.need}個)できません。`);
+      case "round_start":
+        return t(`Round ${e.round} starts (metus ${e.metus}).`, `第${e.round}ラウンド開始(メトゥス ${e.metus})。`);
+      case "exchange":
+        return (
+          t("Exchange: ", "交換: ") +
+          [0, 1]
+            .filter((s) => e.could[s])
+            .map((s) => `${name(s)} ${e.exchanged[s] ? t("exchanged", "交換") : t("kept", "なし")}`)
+            .join(", ")
+        );
+      case "late":
+        return t(
+          `${name(e.seat)} ran out of time: placement made by the clock, metus +1 (now ${e.metus}).`,
+          `${name(e.seat)}が時間切れ: 自動配置、メトゥス+1(${e.metus})。`,
+        );
+      case "late_exchange":
+        return t(`${name(e.seat)} ran out of time: no exchange.`, `${name(e.seat)}が時間切れ: 交換なし。`);
+      case "refill":
+        return t(
+          `Mane refill: ${e.stones} stones dealt (${e.new_lanes} new lanes), deck ${e.deck}.`,
+          `マーネの補充: ${e.stones}個(新しい列${e.new_lanes})、山札${e.deck}個。`,
+        );
+      case "deck_short":
+        return t(
+          `The deck (${e.deck}) cannot supply the refill (${e.need}).`,
+          `山札(${e.deck}個)では補充(${e.need}個)できません。`,
+        );
       case "placement": {
-        const parts = e.captures.map((c) => t(`${name(c.seat)} +${c.stones} ${MARK[c.mark].en}`, `${name(c.seat)} ${markName(c.mark)}+${c.stones}`));
+        const parts = e.captures.map((c) =>
+          t(`${name(c.seat)} +${c.stones} ${MARK[c.mark].en}`, `${name(c.seat)} ${markName(c.mark)}+${c.stones}`),
+        );
         if (e.collision !== null) parts.push(t(`collision on lane ${e.collision + 1}`, `${e.collision + 1}列目で衝突`));
-        for (const n of e.new_lanes) parts.push(t(`${name(n.seat)} new ${MARK[n.mark].en} lane`, `${name(n.seat)} ${markName(n.mark)}の新しい列`));
-        return t(`Placement ${e.placement}: `, `${e.placement}手目: `) + parts.join(", ") + t(` (metus ${e.metus_after})`, `(メトゥス ${e.metus_after})`);
+        for (const n of e.new_lanes)
+          parts.push(t(`${name(n.seat)} new ${MARK[n.mark].en} lane`, `${name(n.seat)} ${markName(n.mark)}の新しい列`));
+        return (
+          t(`Placement ${e.placement}: `, `${e.placement}手目: `) +
+          parts.join(", ") +
+          t(` (metus ${e.metus_after})`, `(メトゥス ${e.metus_after})`)
+        );
       }
-      case "round_end": return t(`Round ${e.round} over: ${e.scores[0]} – ${e.scores[1]}`, `第${e.round}ラウンド終了: ${e.scores[0]} – ${e.scores[1]}`) +
-        (e.winner === null ? t(", draw", "、引き分け") : t(`, ${name(e.winner)} wins`, `、${name(e.winner)}の勝ち`)) +
-        t(`; surplus ${e.surplus}`, `、余剰 ${e.surplus}`);
-      case "peribit": return t(`Peribit: totals ${e.totals[0]} – ${e.totals[1]}`, `ペリビット: 合計 ${e.totals[0]} – ${e.totals[1]}`);
-      default: return e.kind;
+      case "round_end":
+        return (
+          t(
+            `Round ${e.round} over: ${e.scores[0]} – ${e.scores[1]}`,
+            `第${e.round}ラウンド終了: ${e.scores[0]} – ${e.scores[1]}`,
+          ) +
+          (e.winner === null ? t(", draw", "、引き分け") : t(`, ${name(e.winner)} wins`, `、${name(e.winner)}の勝ち`)) +
+          t(`; surplus ${e.surplus}`, `、余剰 ${e.surplus}`)
+        );
+      case "peribit":
+        return t(`Peribit: totals ${e.totals[0]} – ${e.totals[1]}`, `ペリビット: 合計 ${e.totals[0]} – ${e.totals[1]}`);
+      default:
+        return e.kind;
     }
   }
 }
 
 function rulesLink(ctx) {
   const a = ctx.h("a", {}, ctx.t("Rules", "ルール"));
-  a.href = RULES_URL;  // properties: ctx.h only promises class/onclick/title/style/data-*
+  a.href = RULES_URL; // properties: ctx.h only promises class/onclick/title/style/data-*
   a.target = "_blank";
   a.rel = "noopener";
   return a;
 }
-

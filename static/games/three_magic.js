@@ -1,4 +1,3 @@
-import { addStyleOnce } from "/static/dom.js";
 import { announce } from "/static/announce.js";
 const said = new Map(); // seat → counts in the view last drawn (what changed = the play to say)
 import { reasonText } from "/static/reasons.js";
@@ -14,41 +13,8 @@ const CALL_JA = { pon: "ポン", chi: "チー", pass: "パス", ron: "ロン" };
 let riichiMode = false; // UI toggle: the next discard declares riichi
 let riichiKey = ""; // the turn the toggle belongs to; a new turn resets it
 
-const CSS = `
-.three_magic-root{font-family:var(--font);font-size:14px;max-width:960px;margin:0 auto;padding:4px}
-.three_magic-bar{display:flex;flex-wrap:wrap;gap:6px 12px;align-items:center;margin:4px 0}
-.three_magic-box{border:1px solid #bbb;border-radius:6px;padding:6px;margin:6px 0;background:#fafafa}
-.three_magic-me{border-color:#336;background:#f3f5ff}
-.three_magic-turn{box-shadow:0 0 0 2px #e8a400 inset}
-.three_magic-row{display:flex;flex-wrap:wrap;gap:3px;align-items:center;margin:3px 0}
-.three_magic-card{display:inline-flex;flex-direction:column;align-items:center;justify-content:center;min-width:32px;height:48px;
- border:0;border-radius:5px;background:url(/static/img/art/card-face.svg) center / 100% 100% no-repeat;font-weight:bold;line-height:1.05;padding:11px 3px 0;box-sizing:border-box;position:relative}
-.three_magic-card::before{content:"";position:absolute;top:3px;left:50%;width:11px;height:11px;margin-left:-5.5px;background:center / contain no-repeat}
-.three_magic-card.three_magic-fire::before{background-image:url(/static/img/art/fire.svg) }
-.three_magic-card.three_magic-wood::before{background-image:url(/static/img/art/wood.svg) }
-.three_magic-card.three_magic-water::before{background-image:url(/static/img/art/water.svg) }
-.three_magic-fire{color:#c62828}.three_magic-wood{color:#2e7d32}.three_magic-water{color:#1565c0}
-.three_magic-small .three_magic-card{min-width:26px;height:40px;font-size:12px}
-.three_magic-taken{background-color:#dcdad4;background-blend-mode:multiply;text-decoration:line-through}
-.three_magic-riichi{outline:3px solid #e8a400}
-.three_magic-new{background-color:#fff6c8;background-blend-mode:multiply}
-.three_magic-gap{margin-right:8px}
-button.three_magic-card{cursor:pointer}
-button.three_magic-card:hover{background-color:#ffe9e9;background-blend-mode:multiply}
-.three_magic-slot{min-width:18px;height:40px;padding:0 2px;border:1px dashed #888;border-radius:4px;background:#eef;cursor:pointer;font-size:11px}
-.three_magic-slot.three_magic-win{background:#ffd54f;border-style:solid;font-weight:bold}
-.three_magic-btn{padding:5px 9px;margin:2px;border-radius:5px;border:1px solid #555;background:#fff;cursor:pointer}
-.three_magic-btn.three_magic-main{background:#ffd54f;font-weight:bold}
-.three_magic-badge{display:inline-block;padding:0 5px;border-radius:8px;background:#ddd;font-size:12px;margin-left:3px}
-.three_magic-wait{color:#a15c00;font-style:italic}
-.three_magic-result table{border-collapse:collapse}.three_magic-result td{padding:1px 6px;border-bottom:1px solid #ddd}
-.three_magic-log{font-size:12px;color:#444;max-height:140px;overflow:auto}
-@media (max-width:420px){.three_magic-card{min-width:28px;height:46px;font-size:13px}.three_magic-slot{min-width:14px;height:36px}}
-`;
-
 export function render(root, ctx) {
   const { h, t, view: v } = ctx;
-  addStyleOnce("three_magic-style", CSS);
   root.textContent = "";
   const legal = ctx.legal || [];
   const awaiting = (ctx.awaiting || []).filter((s) => s >= 0);
@@ -59,8 +25,12 @@ export function render(root, ctx) {
   const elName = (el) => t(EL_EN[el], EL_JA[el]);
   const cardText = (c) => `${t(EL_EN[c.el], EL_JA[c.el])} ${c.n}${c.star ? "★" : ""}`;
   const cardNode = (c, extra = "", attrs = {}) =>
-    h("span", { class: `three_magic-card three_magic-${c.el} ${extra}`, title: cardText(c), ...attrs },
-      h("span", {}, t(EL_SHORT[c.el], EL_JA[c.el])), h("span", {}, `${c.n}${c.star ? "★" : ""}`));
+    h(
+      "span",
+      { class: `three_magic-card three_magic-${c.el} ${extra}`, title: cardText(c), ...attrs },
+      h("span", {}, t(EL_SHORT[c.el], EL_JA[c.el])),
+      h("span", {}, `${c.n}${c.star ? "★" : ""}`),
+    );
   const typeText = (c) => `${elName(c.el)} ${c.n}`;
   const [sayKey, sayText, playedSeat] = playSaid(); // the newest play: said, and its card marked
 
@@ -69,19 +39,34 @@ export function render(root, ctx) {
 
   // ---- header: round, match, dealer, pot, table od, indicators
   const roundName = v.round === "moon" ? t("Moon round", "月の巡") : t("Sun round", "太陽の巡");
-  wrap.appendChild(h("div", { class: "three_magic-bar" },
-    h("strong", {}, `${roundName} · ${t("match", "試合")} ${v.match + 1}`),
-    h("span", {}, `${t("Dealer", "管理者")}: ${name(v.dealer)}`),
-    h("span", {}, `${t("Ley line pot", "霊脈")}: ${v.pot}`),
-    h("span", {}, `${t("Table od", "場の魔力")}: ${v.table_od}`),
-    h("span", {}, `${t("Pile", "山札")}: ${v.pile_count}`),
-    rulesLink()));
+  wrap.appendChild(
+    h(
+      "div",
+      { class: "three_magic-bar" },
+      h("strong", {}, `${roundName} · ${t("match", "試合")} ${v.match + 1}`),
+      h("span", {}, `${t("Dealer", "管理者")}: ${name(v.dealer)}`),
+      h("span", {}, `${t("Ley line pot", "霊脈")}: ${v.pot}`),
+      h("span", {}, `${t("Table od", "場の魔力")}: ${v.table_od}`),
+      h("span", {}, `${t("Pile", "山札")}: ${v.pile_count}`),
+      rulesLink(),
+    ),
+  );
   const ind = h("div", { class: "three_magic-row" }, h("span", {}, t("Catalyst indicators:", "触媒表示:")));
   for (const i of v.indicators) {
     ind.appendChild(cardNode(i.card, "", {}));
-    ind.appendChild(h("span", { class: "three_magic-gap" },
-      `→ ${typeText(i.names)} ` + (i.riichi_by === null ? t("(everyone)", "(全員)")
-        : t(`(riichi of ${name(i.riichi_by)}: riichi winners only)`, `(${name(i.riichi_by)}のリーチ: リーチ者のみ)`))));
+    ind.appendChild(
+      h(
+        "span",
+        { class: "three_magic-gap" },
+        `→ ${typeText(i.names)} ` +
+          (i.riichi_by === null
+            ? t("(everyone)", "(全員)")
+            : t(
+                `(riichi of ${name(i.riichi_by)}: riichi winners only)`,
+                `(${name(i.riichi_by)}のリーチ: リーチ者のみ)`,
+              )),
+      ),
+    );
   }
   wrap.appendChild(ind);
 
@@ -90,14 +75,26 @@ export function render(root, ctx) {
   if (v.phase === "over") {
     status.appendChild(h("strong", {}, t("Game over: ", "ゲーム終了: ") + reasonText(v.over_reason, ctx.lang, name)));
   } else if (v.phase === "match_end") {
-    status.appendChild(h("span", {}, t("Match over — the next match is dealt shortly.", "試合終了 — まもなく次の試合です。")));
+    status.appendChild(
+      h("span", {}, t("Match over — the next match is dealt shortly.", "試合終了 — まもなく次の試合です。")),
+    );
   } else if (v.phase === "calls") {
     // Both other players are in every window (ruling), so this text never tells who can call.
     const waiting = awaiting.length ? awaiting.map(name).join(", ") : t("closing…", "締め切り中…");
-    status.appendChild(h("span", {}, t(`${name(v.call.from)} discarded ${cardText(v.call.card)}. Waiting for call decisions: ${waiting}`,
-      `${name(v.call.from)}が${cardText(v.call.card)}を捨てました。誓約/ロンの判断待ち: ${waiting}`)));
+    status.appendChild(
+      h(
+        "span",
+        {},
+        t(
+          `${name(v.call.from)} discarded ${cardText(v.call.card)}. Waiting for call decisions: ${waiting}`,
+          `${name(v.call.from)}が${cardText(v.call.card)}を捨てました。誓約/ロンの判断待ち: ${waiting}`,
+        ),
+      ),
+    );
   } else if (awaiting.length) {
-    status.appendChild(h("span", {}, t(`Waiting for ${awaiting.map(name).join(", ")}`, `${awaiting.map(name).join("、")}の手番です`)));
+    status.appendChild(
+      h("span", {}, t(`Waiting for ${awaiting.map(name).join(", ")}`, `${awaiting.map(name).join("、")}の手番です`)),
+    );
   }
   wrap.appendChild(status);
 
@@ -117,7 +114,16 @@ export function render(root, ctx) {
 
   // ---- log of this match
   if (v.log && v.log.length) {
-    const log = h("div", { class: "three_magic-box three_magic-log", tabindex: 0, role: "region", "aria-label": t("This match", "この試合") }, h("div", {}, h("strong", {}, t("This match", "この試合"))));
+    const log = h(
+      "div",
+      {
+        class: "three_magic-box three_magic-log",
+        tabindex: 0,
+        role: "region",
+        "aria-label": t("This match", "この試合"),
+      },
+      h("div", {}, h("strong", {}, t("This match", "この試合"))),
+    );
     for (const e of v.log) log.appendChild(h("div", {}, eventText(e)));
     wrap.appendChild(log);
   }
@@ -136,25 +142,50 @@ export function render(root, ctx) {
     if (seat === v.seat) classes.push("three_magic-me");
     if (v.turn === seat) classes.push("three_magic-turn");
     const box = h("div", { class: classes.join(" ") });
-    const head = h("div", { class: "three_magic-bar" },
+    const head = h(
+      "div",
+      { class: "three_magic-bar" },
       h("strong", {}, name(seat)),
-      h("span", { class: `three_magic-${p.element}` }, `${elName(p.element)} (${t("weak to", "弱点")} ${elName(p.weak_to)})`),
+      h(
+        "span",
+        { class: `three_magic-${p.element}` },
+        `${elName(p.element)} (${t("weak to", "弱点")} ${elName(p.weak_to)})`,
+      ),
       h("span", {}, t(`${p.od} od`, `魔力${p.od}`)),
       h("span", {}, `${t("cards", "手札")}: ${p.hand_count}`),
-      seat !== v.seat ? h("span", { class: "art-backs", "aria-hidden": "true" }, Array.from({ length: p.hand_count }, () => h("span", { class: "art-back" }))) : null);
+      seat !== v.seat
+        ? h(
+            "span",
+            { class: "art-backs", "aria-hidden": "true" },
+            Array.from({ length: p.hand_count }, () => h("span", { class: "art-back" })),
+          )
+        : null,
+    );
     if (p.dealer) head.appendChild(h("span", { class: "three_magic-badge" }, t("dealer", "管理者")));
     if (p.riichi) head.appendChild(h("span", { class: "three_magic-badge" }, t("riichi", "リーチ")));
-    if (p.lost_rights) head.appendChild(h("span", { class: "three_magic-badge" },
-      t(`pledged ${p.pledges}×: no riichi, no pot`, `誓約${p.pledges}回: リーチ・霊脈なし`)));
-    if (p.no_ron_until_draw) head.appendChild(h("span", { class: "three_magic-badge" }, t("no ron until next draw", "次のツモまでロン不可")));
+    if (p.lost_rights)
+      head.appendChild(
+        h(
+          "span",
+          { class: "three_magic-badge" },
+          t(`pledged ${p.pledges}×: no riichi, no pot`, `誓約${p.pledges}回: リーチ・霊脈なし`),
+        ),
+      );
+    if (p.no_ron_until_draw)
+      head.appendChild(h("span", { class: "three_magic-badge" }, t("no ron until next draw", "次のツモまでロン不可")));
     if (awaiting.includes(seat)) head.appendChild(h("span", { class: "three_magic-wait" }, t("waiting…", "待機中…")));
     box.appendChild(head);
     if (p.melds.length) {
       const row = h("div", { class: "three_magic-row" }, h("span", {}, t("Pledged spells:", "誓約した呪文:")));
       for (const m of p.melds) {
         for (const c of m.cards) row.appendChild(cardNode(c));
-        row.appendChild(h("span", { class: "three_magic-gap three_magic-badge" },
-          `${m.kind === "pon" ? t("pon", "ポン") : t("chi", "チー")} ${t(`${m.od} od`, `魔力${m.od}`)} ${t("from", "←")} ${name(m.from)}`));
+        row.appendChild(
+          h(
+            "span",
+            { class: "three_magic-gap three_magic-badge" },
+            `${m.kind === "pon" ? t("pon", "ポン") : t("chi", "チー")} ${t(`${m.od} od`, `魔力${m.od}`)} ${t("from", "←")} ${name(m.from)}`,
+          ),
+        );
       }
       box.appendChild(row);
     }
@@ -163,7 +194,9 @@ export function render(root, ctx) {
       let cls = d.riichi_od ? "three_magic-riichi" : "";
       if (d.taken_by !== null) cls += " three_magic-taken";
       if (seat === playedSeat && d === p.discards[p.discards.length - 1]) cls += " art-played";
-      const title = cardText(d.card) + (d.riichi_od ? t(` — riichi, ${d.riichi_od} od on it`, ` — リーチ、魔力${d.riichi_od}`) : "") +
+      const title =
+        cardText(d.card) +
+        (d.riichi_od ? t(` — riichi, ${d.riichi_od} od on it`, ` — リーチ、魔力${d.riichi_od}`) : "") +
         (d.taken_by !== null ? t(` — taken by ${name(d.taken_by)}`, ` — ${name(d.taken_by)}が取得`) : "");
       pond.appendChild(cardNode(d.card, cls, { title }));
       if (d.riichi_od) pond.appendChild(h("span", { class: "three_magic-badge" }, `${t("R", "リ")} ${d.riichi_od}`));
@@ -173,7 +206,11 @@ export function render(root, ctx) {
   }
 
   function handBox() {
-    const box = h("div", { class: "three_magic-box three_magic-me three_magic-hand" }, h("strong", {}, t("Your hand (fixed order)", "あなたの手札(並び順固定)")));
+    const box = h(
+      "div",
+      { class: "three_magic-box three_magic-me three_magic-hand" },
+      h("strong", {}, t("Your hand (fixed order)", "あなたの手札(並び順固定)")),
+    );
     const inserts = legal.filter((a) => a.type === "insert");
     const tsumos = legal.filter((a) => a.type === "tsumo");
     const discards = legal.filter((a) => a.type === "discard");
@@ -183,26 +220,69 @@ export function render(root, ctx) {
     riichiKey = key;
     const row = h("div", { class: "three_magic-row" });
     if (v.drawn) {
-      box.appendChild(h("div", { class: "three_magic-row" }, h("span", {}, t("Drawn card:", "引いた札:")), cardNode(v.drawn, "three_magic-new"),
-        h("span", {}, inserts.length ? t(" — click a slot ▼ to insert it (gold = tsumo)", " — ▼をクリックして差し込む(金色=ツモ)") : "")));
+      box.appendChild(
+        h(
+          "div",
+          { class: "three_magic-row" },
+          h("span", {}, t("Drawn card:", "引いた札:")),
+          cardNode(v.drawn, "three_magic-new"),
+          h(
+            "span",
+            {},
+            inserts.length
+              ? t(" — click a slot ▼ to insert it (gold = tsumo)", " — ▼をクリックして差し込む(金色=ツモ)")
+              : "",
+          ),
+        ),
+      );
     }
     const slot = (pos) => {
       const win = tsumos.find((a) => a.pos === pos);
       const ins = inserts.find((a) => a.pos === pos);
-      if (win) return h("button", { class: "three_magic-slot three_magic-win", title: t("Tsumo here", "ここでツモ"), onclick: () => ctx.send(win) }, t("Win", "ツモ"));
-      if (ins) return h("button", { class: "three_magic-slot", title: t(`Insert at position ${pos + 1}`, `${pos + 1}番目に差す`), onclick: () => ctx.send(ins) }, "▼");
+      if (win)
+        return h(
+          "button",
+          {
+            class: "three_magic-slot three_magic-win",
+            title: t("Tsumo here", "ここでツモ"),
+            onclick: () => ctx.send(win),
+          },
+          t("Win", "ツモ"),
+        );
+      if (ins)
+        return h(
+          "button",
+          {
+            class: "three_magic-slot",
+            title: t(`Insert at position ${pos + 1}`, `${pos + 1}番目に差す`),
+            onclick: () => ctx.send(ins),
+          },
+          "▼",
+        );
       return null;
     };
     v.hand.forEach((c, i) => {
       const s = slot(i);
       if (s) row.appendChild(s);
       const choice = discards.find((a) => a.index === i && a.riichi === riichiMode);
-      const cls = [(v.inserted === i ? "three_magic-new" : ""), ((i % 3 === 2) ? "three_magic-gap" : "")].join(" ");
+      const cls = [v.inserted === i ? "three_magic-new" : "", i % 3 === 2 ? "three_magic-gap" : ""].join(" ");
       if (choice) {
-        row.appendChild(h("button", { class: `three_magic-card three_magic-${c.el} ${cls}`,
-          title: (riichiMode ? t("Riichi and discard ", "リーチして捨てる: ") : t("Discard ", "捨てる: ")) + cardText(c),
-          onclick: () => { riichiMode = false; ctx.send(choice); } },
-        h("span", {}, t(EL_SHORT[c.el], EL_JA[c.el])), h("span", {}, `${c.n}${c.star ? "★" : ""}`)));
+        row.appendChild(
+          h(
+            "button",
+            {
+              class: `three_magic-card three_magic-${c.el} ${cls}`,
+              title:
+                (riichiMode ? t("Riichi and discard ", "リーチして捨てる: ") : t("Discard ", "捨てる: ")) + cardText(c),
+              onclick: () => {
+                riichiMode = false;
+                ctx.send(choice);
+              },
+            },
+            h("span", {}, t(EL_SHORT[c.el], EL_JA[c.el])),
+            h("span", {}, `${c.n}${c.star ? "★" : ""}`),
+          ),
+        );
       } else {
         row.appendChild(cardNode(c, cls));
       }
@@ -211,32 +291,106 @@ export function render(root, ctx) {
     if (last) row.appendChild(last);
     box.appendChild(row);
     if (discards.length) {
-      box.appendChild(h("div", {}, riichiMode ? t("Riichi: click the card to discard (only tenpai-keeping discards are offered).", "リーチ: 捨てる札をクリック(テンパイを保つ札のみ)。")
-        : t("Click a card to discard it.", "捨てる札をクリックしてください。")));
+      box.appendChild(
+        h(
+          "div",
+          {},
+          riichiMode
+            ? t(
+                "Riichi: click the card to discard (only tenpai-keeping discards are offered).",
+                "リーチ: 捨てる札をクリック(テンパイを保つ札のみ)。",
+              )
+            : t("Click a card to discard it.", "捨てる札をクリックしてください。"),
+        ),
+      );
       if (riichiDiscards.length) {
-        box.appendChild(h("button", { class: "three_magic-btn" + (riichiMode ? " three_magic-main" : ""), onclick: () => { riichiMode = !riichiMode; render(root, ctx); } },
-          riichiMode ? t("Cancel riichi", "リーチをやめる") : t(`Declare riichi (${v.prices.riichi} od)`, `リーチ宣言(魔力${v.prices.riichi})`)));
+        box.appendChild(
+          h(
+            "button",
+            {
+              class: "three_magic-btn" + (riichiMode ? " three_magic-main" : ""),
+              onclick: () => {
+                riichiMode = !riichiMode;
+                render(root, ctx);
+              },
+            },
+            riichiMode
+              ? t("Cancel riichi", "リーチをやめる")
+              : t(`Declare riichi (${v.prices.riichi} od)`, `リーチ宣言(魔力${v.prices.riichi})`),
+          ),
+        );
       }
     }
     const bar = h("div", { class: "three_magic-row" });
     for (const a of legal) {
-      if (a.type === "discard_drawn") bar.appendChild(h("button", { class: "three_magic-btn three_magic-main", onclick: () => ctx.send(a) }, t("Discard the drawn card (riichi)", "引いた札を捨てる(リーチ中)")));
-      if (a.type === "ron") bar.appendChild(h("button", { class: "three_magic-btn three_magic-main", onclick: () => ctx.send(a) }, t(`Ron (insert at position ${a.pos + 1})`, `ロン(${a.pos + 1}番目に差す)`)));
+      if (a.type === "discard_drawn")
+        bar.appendChild(
+          h(
+            "button",
+            { class: "three_magic-btn three_magic-main", onclick: () => ctx.send(a) },
+            t("Discard the drawn card (riichi)", "引いた札を捨てる(リーチ中)"),
+          ),
+        );
+      if (a.type === "ron")
+        bar.appendChild(
+          h(
+            "button",
+            { class: "three_magic-btn three_magic-main", onclick: () => ctx.send(a) },
+            t(`Ron (insert at position ${a.pos + 1})`, `ロン(${a.pos + 1}番目に差す)`),
+          ),
+        );
       if (a.type === "pon" || a.type === "chi") {
         const cs = a.cards.map((i) => cardText(v.hand[i])).join(" + ");
-        const price = v.call && v.prices ? (v.call.card.el === v.prices.element ? v.prices.own_element : v.prices.other_element) : "?";
-        bar.appendChild(h("button", { class: "three_magic-btn", onclick: () => ctx.send(a) },
-          `${a.type === "pon" ? t("Pon", "ポン") : t("Chi", "チー")}: ${cs} + ${cardText(v.call.card)} (${t(`${price} od`, `魔力${price}`)})`));
+        const price =
+          v.call && v.prices
+            ? v.call.card.el === v.prices.element
+              ? v.prices.own_element
+              : v.prices.other_element
+            : "?";
+        bar.appendChild(
+          h(
+            "button",
+            { class: "three_magic-btn", onclick: () => ctx.send(a) },
+            `${a.type === "pon" ? t("Pon", "ポン") : t("Chi", "チー")}: ${cs} + ${cardText(v.call.card)} (${t(`${price} od`, `魔力${price}`)})`,
+          ),
+        );
       }
       // Nothing to call (pass is the only choice): not asked to click; the server passes for this seat.
-      if (a.type === "pass" && legal.length > 1) bar.appendChild(h("button", { class: "three_magic-btn", onclick: () => ctx.send(a) }, t("Pass", "パス")));
-      if (a.type === "pass" && legal.length === 1) bar.appendChild(h("span", { class: "three_magic-wait" }, t("Nothing to call: the server passes for you when the window closes.", "誓約・ロンできる札はありません。受付終了時に自動でパスします。")));
+      if (a.type === "pass" && legal.length > 1)
+        bar.appendChild(h("button", { class: "three_magic-btn", onclick: () => ctx.send(a) }, t("Pass", "パス")));
+      if (a.type === "pass" && legal.length === 1)
+        bar.appendChild(
+          h(
+            "span",
+            { class: "three_magic-wait" },
+            t(
+              "Nothing to call: the server passes for you when the window closes.",
+              "誓約・ロンできる札はありません。受付終了時に自動でパスします。",
+            ),
+          ),
+        );
     }
-    if (v.call && v.call.my_choice) bar.appendChild(h("span", { class: "three_magic-wait" }, t(`You chose ${v.call.my_choice.type}; waiting for the others.`, `${CALL_JA[v.call.my_choice.type] || v.call.my_choice.type}を選択済み。他の判断待ち。`)));
+    if (v.call && v.call.my_choice)
+      bar.appendChild(
+        h(
+          "span",
+          { class: "three_magic-wait" },
+          t(
+            `You chose ${v.call.my_choice.type}; waiting for the others.`,
+            `${CALL_JA[v.call.my_choice.type] || v.call.my_choice.type}を選択済み。他の判断待ち。`,
+          ),
+        ),
+      );
     if (bar.childNodes.length) box.appendChild(bar);
     if (v.waits && v.waits.length) {
       const kinds = [...new Set(v.waits.map((w) => typeText(w.card)))];
-      box.appendChild(h("div", { class: "three_magic-wait" }, t(`Tenpai — waiting on: ${kinds.join(", ")}`, `テンパイ — 待ち: ${kinds.join("、")}`)));
+      box.appendChild(
+        h(
+          "div",
+          { class: "three_magic-wait" },
+          t(`Tenpai — waiting on: ${kinds.join(", ")}`, `テンパイ — 待ち: ${kinds.join("、")}`),
+        ),
+      );
     }
     return box;
   }
@@ -251,7 +405,11 @@ export function render(root, ctx) {
       const seat = discards.findIndex((n, s) => n > (before.discards[s] || 0));
       if (seat >= 0) {
         const d = v.players[seat].discards[discards[seat] - 1];
-        return [key, t(`${name(seat)} discarded ${cardText(d.card)}.`, `${name(seat)}が${cardText(d.card)}を捨てた。`), seat];
+        return [
+          key,
+          t(`${name(seat)} discarded ${cardText(d.card)}.`, `${name(seat)}が${cardText(d.card)}を捨てた。`),
+          seat,
+        ];
       }
     }
     return [key, events.length ? eventText(events[events.length - 1]) : "", null];
@@ -261,18 +419,44 @@ export function render(root, ctx) {
     const box = h("div", { class: "three_magic-box three_magic-result" });
     if (r.kind === "exhaustive") {
       box.appendChild(h("strong", {}, t("Exhaustive draw (the pile ran out)", "流局(山札切れ)")));
-      box.appendChild(h("div", {}, r.dealer_tenpai
-        ? t(`Dealer ${name(r.dealer)} is tenpai: stays dealer and adds ${r.dealer_fee} od to the pot.`, `管理者${name(r.dealer)}はテンパイ: 管理者継続、霊脈に${r.dealer_fee}`)
-        : t(`Dealer ${name(r.dealer)} is not tenpai: ${name(r.next_dealer)} deals next.`, `管理者${name(r.dealer)}はノーテン: 次の管理者は${name(r.next_dealer)}`)));
+      box.appendChild(
+        h(
+          "div",
+          {},
+          r.dealer_tenpai
+            ? t(
+                `Dealer ${name(r.dealer)} is tenpai: stays dealer and adds ${r.dealer_fee} od to the pot.`,
+                `管理者${name(r.dealer)}はテンパイ: 管理者継続、霊脈に${r.dealer_fee}`,
+              )
+            : t(
+                `Dealer ${name(r.dealer)} is not tenpai: ${name(r.next_dealer)} deals next.`,
+                `管理者${name(r.dealer)}はノーテン: 次の管理者は${name(r.next_dealer)}`,
+              ),
+        ),
+      );
       if (r.dealer_hand) {
-        const row = h("div", { class: "three_magic-row three_magic-small" }, h("span", {}, t("Dealer's hand:", "管理者の手札:")));
+        const row = h(
+          "div",
+          { class: "three_magic-row three_magic-small" },
+          h("span", {}, t("Dealer's hand:", "管理者の手札:")),
+        );
         r.dealer_hand.forEach((c) => row.appendChild(cardNode(c)));
         box.appendChild(row);
       }
-      box.appendChild(h("div", {}, t(`Table od ${r.table_od.amount} → ley line pot (now ${r.pot_after}).`, `場の魔力${r.table_od.amount} → 霊脈(現在${r.pot_after})`)));
+      box.appendChild(
+        h(
+          "div",
+          {},
+          t(
+            `Table od ${r.table_od.amount} → ley line pot (now ${r.pot_after}).`,
+            `場の魔力${r.table_od.amount} → 霊脈(現在${r.pot_after})`,
+          ),
+        ),
+      );
       return box;
     }
-    const how = r.kind === "ron" ? t(`Ron on ${name(r.from)}'s discard`, `${name(r.from)}からロン`) : t("Tsumo", "ツモ");
+    const how =
+      r.kind === "ron" ? t(`Ron on ${name(r.from)}'s discard`, `${name(r.from)}からロン`) : t("Tsumo", "ツモ");
     box.appendChild(h("strong", {}, `${name(r.winner)}: ${how}${r.riichi ? t(" (riichi)", "(リーチ)") : ""}`));
     const spells = h("div", { class: "three_magic-row three_magic-small" });
     for (const s of r.spells) {
@@ -282,45 +466,110 @@ export function render(root, ctx) {
     box.appendChild(spells);
     const sc = r.score;
     const table = h("table", {});
-    const line = (label, detail, pts) => table.appendChild(h("tr", {}, h("td", {}, label), h("td", {}, detail), h("td", {}, String(pts))));
-    line(t("Element", "属性"), t(`${sc.element.count} spell(s) of ${elName(sc.element.element)} — ${sc.element.why}`,
-      `${elName(sc.element.element)}の呪文${sc.element.count}つ(${r.kind === "ron" ? "相手の弱点属性" : "自分の属性"})`), sc.element.points);
+    const line = (label, detail, pts) =>
+      table.appendChild(h("tr", {}, h("td", {}, label), h("td", {}, detail), h("td", {}, String(pts))));
+    line(
+      t("Element", "属性"),
+      t(
+        `${sc.element.count} spell(s) of ${elName(sc.element.element)} — ${sc.element.why}`,
+        `${elName(sc.element.element)}の呪文${sc.element.count}つ(${r.kind === "ron" ? "相手の弱点属性" : "自分の属性"})`,
+      ),
+      sc.element.points,
+    );
     line(t("Number", "数字"), t(sc.number.en, sc.number.ja), sc.number.points);
     line(t("Star", "星"), t(`${sc.star.count} all-star spell(s)`, `全て星の呪文${sc.star.count}つ`), sc.star.points);
     const cat = sc.catalyst.applies
-      ? (sc.catalyst.cards.length ? sc.catalyst.cards.map((x) => `${cardText(x.card)}×${x.times}`).join(", ") : t("no catalyst card", "触媒なし"))
+      ? sc.catalyst.cards.length
+        ? sc.catalyst.cards.map((x) => `${cardText(x.card)}×${x.times}`).join(", ")
+        : t("no catalyst card", "触媒なし")
       : t("not counted (element + number + star below 10)", "対象外(属性+数字+星が10未満)");
     line(t("Catalyst", "触媒"), cat, sc.catalyst.points);
     line(t("Total", "合計"), "", sc.total);
     box.appendChild(table);
     if (r.void) {
-      box.appendChild(h("div", {}, t(`Worth 0: special draw. Table od → pot; dealer ${name(r.dealer)} stays and adds ${r.dealer_fee} od to the pot.`,
-        `0点のため特殊な流局: 場の魔力は霊脈へ、管理者${name(r.dealer)}は継続し霊脈に${r.dealer_fee}`)));
+      box.appendChild(
+        h(
+          "div",
+          {},
+          t(
+            `Worth 0: special draw. Table od → pot; dealer ${name(r.dealer)} stays and adds ${r.dealer_fee} od to the pot.`,
+            `0点のため特殊な流局: 場の魔力は霊脈へ、管理者${name(r.dealer)}は継続し霊脈に${r.dealer_fee}`,
+          ),
+        ),
+      );
     } else {
-      const pays = r.payments.map((x, s) => (x ? `${name(s)} ${x}` : null)).filter(Boolean).join(", ");
+      const pays = r.payments
+        .map((x, s) => (x ? `${name(s)} ${x}` : null))
+        .filter(Boolean)
+        .join(", ");
       box.appendChild(h("div", {}, t(`Paid: ${pays || "nothing"}`, `支払い: ${pays || "なし"}`)));
-      box.appendChild(h("div", {}, r.table_od.to === "winner"
-        ? t(`Riichi win: table od ${r.table_od.amount} back to the winner.`, `リーチで上がり: 場の魔力${r.table_od.amount}を回収`)
-        : t(`Table od ${r.table_od.amount} → ley line pot.`, `場の魔力${r.table_od.amount} → 霊脈`)));
-      box.appendChild(h("div", {}, r.pot_taken
-        ? t(`Ley line pot taken: ${r.pot_taken}.`, `霊脈の魔力${r.pot_taken}を獲得`)
-        : (r.pledged ? t("Pledged this match: the pot stays.", "誓約したため霊脈は獲得できない") : t("The pot was empty.", "霊脈は空"))));
-      box.appendChild(h("div", {}, r.dealer_stays ? t("The dealer stays.", "管理者継続") : t(`${name(r.next_dealer)} deals next.`, `次の管理者は${name(r.next_dealer)}`)));
+      box.appendChild(
+        h(
+          "div",
+          {},
+          r.table_od.to === "winner"
+            ? t(
+                `Riichi win: table od ${r.table_od.amount} back to the winner.`,
+                `リーチで上がり: 場の魔力${r.table_od.amount}を回収`,
+              )
+            : t(`Table od ${r.table_od.amount} → ley line pot.`, `場の魔力${r.table_od.amount} → 霊脈`),
+        ),
+      );
+      box.appendChild(
+        h(
+          "div",
+          {},
+          r.pot_taken
+            ? t(`Ley line pot taken: ${r.pot_taken}.`, `霊脈の魔力${r.pot_taken}を獲得`)
+            : r.pledged
+              ? t("Pledged this match: the pot stays.", "誓約したため霊脈は獲得できない")
+              : t("The pot was empty.", "霊脈は空"),
+        ),
+      );
+      box.appendChild(
+        h(
+          "div",
+          {},
+          r.dealer_stays
+            ? t("The dealer stays.", "管理者継続")
+            : t(`${name(r.next_dealer)} deals next.`, `次の管理者は${name(r.next_dealer)}`),
+        ),
+      );
     }
     return box;
   }
 
   function eventText(e) {
     switch (e.ev) {
-      case "deal": return t(`Dealt; ${name(e.dealer)} deals; indicator ${cardText(e.indicator)}.`, `配札。管理者${name(e.dealer)}、触媒表示${cardText(e.indicator)}`);
-      case "riichi": return t(`${name(e.seat)} declared riichi on ${cardText(e.card)}; new indicator ${cardText(e.indicator)}.`, `${name(e.seat)}が${cardText(e.card)}でリーチ、新しい触媒表示${cardText(e.indicator)}`);
-      case "pon": case "chi": return t(`${name(e.seat)} ${e.ev === "pon" ? "pon" : "chi"} from ${name(e.from)}: ${e.cards.map(cardText).join(" ")} (${e.od} od).`,
-        `${name(e.seat)}が${name(e.from)}から${e.ev === "pon" ? "ポン" : "チー"}: ${e.cards.map(cardText).join(" ")}(魔力${e.od})`);
-      case "ron": return t(`${name(e.seat)} ron on ${name(e.from)}: ${e.total}.`, `${name(e.seat)}が${name(e.from)}からロン: ${e.total}`);
-      case "tsumo": return t(`${name(e.seat)} tsumo: ${e.total}.`, `${name(e.seat)}がツモ: ${e.total}`);
-      case "exhaustive": return t("Exhaustive draw.", "流局");
-      case "game_over": return t("Game over.", "ゲーム終了");
-      default: return e.ev;
+      case "deal":
+        return t(
+          `Dealt; ${name(e.dealer)} deals; indicator ${cardText(e.indicator)}.`,
+          `配札。管理者${name(e.dealer)}、触媒表示${cardText(e.indicator)}`,
+        );
+      case "riichi":
+        return t(
+          `${name(e.seat)} declared riichi on ${cardText(e.card)}; new indicator ${cardText(e.indicator)}.`,
+          `${name(e.seat)}が${cardText(e.card)}でリーチ、新しい触媒表示${cardText(e.indicator)}`,
+        );
+      case "pon":
+      case "chi":
+        return t(
+          `${name(e.seat)} ${e.ev === "pon" ? "pon" : "chi"} from ${name(e.from)}: ${e.cards.map(cardText).join(" ")} (${e.od} od).`,
+          `${name(e.seat)}が${name(e.from)}から${e.ev === "pon" ? "ポン" : "チー"}: ${e.cards.map(cardText).join(" ")}(魔力${e.od})`,
+        );
+      case "ron":
+        return t(
+          `${name(e.seat)} ron on ${name(e.from)}: ${e.total}.`,
+          `${name(e.seat)}が${name(e.from)}からロン: ${e.total}`,
+        );
+      case "tsumo":
+        return t(`${name(e.seat)} tsumo: ${e.total}.`, `${name(e.seat)}がツモ: ${e.total}`);
+      case "exhaustive":
+        return t("Exhaustive draw.", "流局");
+      case "game_over":
+        return t("Game over.", "ゲーム終了");
+      default:
+        return e.ev;
     }
   }
 }

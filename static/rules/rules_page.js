@@ -7,9 +7,16 @@ const saved = localStorage.getItem("asobiba.lang");
 let lang = saved || ((navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en");
 // the table: ?room= (the room page's Rules link), else the last table of this game this browser
 // opened (the tables' own Rules links carry no room)
-const game = location.pathname.split("/").pop().replace(/\.html$/, "");
+const game = location.pathname
+  .split("/")
+  .pop()
+  .replace(/\.html$/, "");
 let last;
-try { last = JSON.parse(localStorage.getItem("asobiba.lastTable") || "null"); } catch { last = null; }
+try {
+  last = JSON.parse(localStorage.getItem("asobiba.lastTable") || "null");
+} catch {
+  last = null;
+}
 const room = params.get("room") || (last && last.game === game ? last.room : null);
 const roomOk = typeof room === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(room);
 
@@ -22,7 +29,10 @@ back.href = roomOk ? `/r/${room}` : "/";
 const other = document.createElement("button");
 other.type = "button";
 other.id = "rules-language";
-other.addEventListener("click", () => { lang = lang === "ja" ? "en" : "ja"; show(); });
+other.addEventListener("click", () => {
+  lang = lang === "ja" ? "en" : "ja";
+  show();
+});
 bar.append(back, " ", other);
 (nav || document.querySelector("h1")).after(bar);
 
@@ -35,7 +45,13 @@ function show() {
     const target = document.getElementById(link.getAttribute("href").slice(1));
     link.hidden = Boolean(target && target.closest("section[hidden]"));
   }
-  back.textContent = roomOk ? (ja ? "← テーブルに戻る" : "← Back to the table") : (ja ? "← 遊び場のトップへ" : "← Back to Asobiba");
+  back.textContent = roomOk
+    ? ja
+      ? "← テーブルに戻る"
+      : "← Back to the table"
+    : ja
+      ? "← 遊び場のトップへ"
+      : "← Back to Asobiba";
   other.textContent = ja ? "English" : "日本語";
   other.setAttribute("aria-label", ja ? "Show the rules in English" : "ルールを日本語で表示");
 }

@@ -55,13 +55,16 @@ def test_pages_point_at_fingerprinted_assets_kept_for_a_year(http):
     # ES modules import each other (and the tables, by template literal) by fingerprinted URL too
     app_js = http.get(f"/static/v/{fingerprint}/app.js").text
     assert f'from "/static/v/{fingerprint}/dom.js"' in app_js
-    room_js = http.get(f"/static/v/{fingerprint}/room.js").text
-    assert f"`/static/v/{fingerprint}/games/${{" in room_js
+    tables_js = http.get(f"/static/v/{fingerprint}/tables.js").text  # a table's module and its stylesheet
+    assert f"`/static/v/{fingerprint}/games/${{" in tables_js
+    assert f"`/static/v/{fingerprint}/css/games/${{" in tables_js
+    game_css = http.get(f"/static/v/{fingerprint}/css/games/peribit.css").text  # its pictures too
+    assert f"url(/static/v/{fingerprint}/img/art/bellum.svg)" in game_css
     landing_js = http.get(f"/static/v/{fingerprint}/landing.js").text
     assert f"`/static/v/{fingerprint}/img/${{" in landing_js
     assert "/static/ratings.html" in landing_js  # links to pages keep their plain URLs
 
-    for path in ["app.js", "games/three_magic.js", "css/app.css", "img/peribit.svg"]:
+    for path in ["app.js", "games/three_magic.js", "css/app.css", "css/games/three_magic.css", "img/peribit.svg"]:
         response, body = raw_get(http, f"/static/v/{fingerprint}/{path}", **GZIP)
         assert response.status_code == 200, path
         assert response.headers["cache-control"] == IMMUTABLE, path
