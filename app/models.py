@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, ClassVar
 
-from sqlalchemy import true, JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, Table, UniqueConstraint
+from sqlalchemy import false, true, JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, Table, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -26,6 +26,13 @@ class Player(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Vacation (app/correspondence/vacation.py), in the server clock's seconds: the current or last
+    # one's start and end, the calendar year (UTC) whose days it was charged to, and the seconds of
+    # that year's allowance used.
+    vacation_from: Mapped[float | None] = mapped_column(Float, nullable=True)
+    vacation_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    vacation_year: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    vacation_used: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
 
 
 class Room(Base):
@@ -48,6 +55,11 @@ class Room(Base):
     next_room_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     # The game night this table belongs to (app/nights), if any.
     night_id: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    # The table's pace (app/correspondence): "live" (the games' own clocks) or "1d", "2d", "3d", "7d"
+    # per move, and what happens at a correspondence deadline: "bot" plays the move, or the late
+    # player "lose"s.
+    pace: Mapped[str] = mapped_column(String(8), default="live", server_default="live")
+    on_deadline: Mapped[str] = mapped_column(String(8), default="bot", server_default="bot")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -83,8 +95,12 @@ class Match(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # The room's rated setting when the match started.
     rated: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
-    # How it ended when it was not played out: resigned, aborted, claimed, abandoned (app/endings).
+    # How it ended when it was not played out: resigned, aborted, claimed, abandoned (app/endings),
+    # timeout (a correspondence deadline, app/correspondence).
     ending: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # The room's pace and deadline rule when the match started (app/correspondence).
+    pace: Mapped[str] = mapped_column(String(8), default="live", server_default="live")
+    on_deadline: Mapped[str] = mapped_column(String(8), default="bot", server_default="bot")
 
 
 class MatchAction(Base):
@@ -171,3 +187,25 @@ class Abandonment(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     seat: Mapped[int] = mapped_column(Integer)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class MatchDeadline(Base):
+    """A correspondence match's deadline for one awaited seat (app/correspondence): written in the
+    transaction of the log entry that started it (so it is fenced like the log), deleted with the
+    entry that ends it; re-armed from here after a restart or a take-over. ``warned``: the
+    12-hours-left event was emitted (once, by the owner: a conditional update)."""
+
+    __tablename__ = "match_deadlines"
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    due_at: Mapped[float] = mapped_column(Float, index=True)
+    warned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class ChatRead(Base):
+    """How far a player has read a room's chat ("my tables" counts the messages after it)."""
+
+    __tablename__ = "chat_reads"
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    last_id: Mapped[int] = mapped_column(Integer, default=0)

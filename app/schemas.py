@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import engines
 from fastapi import Path
@@ -105,6 +105,15 @@ class GameInfo(BaseModel):
     rules_url: str
 
 
+# The table's pace (app/correspondence/pace.py): live clocks, or days per move.
+Pace = Literal["live", "1d", "2d", "3d", "7d"]
+OnDeadline = Literal["bot", "lose"]
+PACE_HELP = ('"live" (the game\'s own clocks, minutes) or a correspondence table: "1d", "2d", "3d" or "7d" per '
+             "move (each awaited seat its own deadline); nobody needs to stay connected")
+ON_DEADLINE_HELP = ('at a correspondence deadline: "bot" plays the late seat\'s move, or the late player '
+                    '"lose"s (as by resigning; a team concedes)')
+
+
 class NewRoom(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"game": "synomilia", "options": {"reveal_delay": 3}, "seats": 2}]})
     game: str = Field(max_length=40, json_schema_extra={"enum": [*engines.ids()]})
@@ -117,6 +126,8 @@ class NewRoom(BaseModel):
         "them until they come back (a zombie seat); default the server's (60), 0 = never"))
     rated: bool = Field(default=True, strict=True, description=(
         "false: a casual table; its matches leave every rating unchanged"))
+    pace: Pace = Field(default="live", description=PACE_HELP)
+    on_deadline: OnDeadline = Field(default="bot", description=ON_DEADLINE_HELP)
 
 
 class RoomSettings(BaseModel):
@@ -126,6 +137,8 @@ class RoomSettings(BaseModel):
     seats: int | None = Field(default=None, ge=1, le=MAX_SEATS, strict=True, description="number of seats")
     options: JsonObject | None = Field(default=None, json_schema_extra=_options_schema)
     rated: bool | None = Field(default=None, strict=True, description="false: a casual table (no rating changes)")
+    pace: Pace | None = Field(default=None, description=PACE_HELP)
+    on_deadline: OnDeadline | None = Field(default=None, description=ON_DEADLINE_HELP)
 
 
 class JoinRoom(BaseModel):

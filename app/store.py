@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import engines
 from engines.bots import DEFAULT_LEVEL
+from app.correspondence import records as deadline_records
 from app.endings import actions as platform
 from app.errors import ApiError, not_found
 from app.models import Match, MatchAction, Player, Room, RoomSeat, utcnow
@@ -58,6 +59,9 @@ class LogEntry:
     outcome: dict | None = None
     epoch: int | None = None
     status: str = "finished"  # what an entry with an outcome makes the match ("aborted": app/endings)
+    # A correspondence match's deadlines this entry changes (``pace.changes``: seat -> due or None),
+    # written in its transaction (app/correspondence/records.py).
+    deadlines: dict[int, float | None] | None = None
 
 
 @dataclass(slots=True)
@@ -95,6 +99,8 @@ class RoomInfo:
     rated: bool = True  # the host's choice: an unrated table leaves ratings unchanged
     next_room_id: str | None = None  # the new table with the same people (app/endings/next_table.py)
     night_id: str | None = None  # the game night the table belongs to (app/nights)
+    pace: str = "live"  # app/correspondence/pace.py
+    on_deadline: str = "bot"
 
 
 @dataclass
@@ -111,6 +117,9 @@ class MatchInfo:
     version: int
     table: platform.Table = field(default_factory=platform.Table)  # the platform actions so far
     room_id: str = ""
+    pace: str = "live"  # app/correspondence/pace.py
+    on_deadline: str = "bot"
+    stored: deadline_records.Stored | None = None  # a correspondence match's deadlines and vacations
 
 
 def get_room(session: Session, room_id: str, for_update: bool = False) -> Room:
@@ -131,7 +140,7 @@ _ROOMS, _SEATS, _PLAYERS, _MATCHES = Room.__table__, RoomSeat.__table__, Player.
 # statement costs more than running it. Their parameters are named ``b_*``.
 ROOM_ROW = select(_ROOMS).where(_ROOMS.c.id == bindparam("b_room"))
 SEAT_ROWS = (select(_SEATS.c.seat, _SEATS.c.player_id, _SEATS.c.left, _SEATS.c.private_data, _PLAYERS.c.name,
-                    _PLAYERS.c.is_bot)
+                    _PLAYERS.c.is_bot, _PLAYERS.c.vacation_until)
              .outerjoin(_PLAYERS, _PLAYERS.c.id == _SEATS.c.player_id)
              .where(_SEATS.c.room_id == bindparam("b_room")).order_by(_SEATS.c.seat))
 _NEW_MATCH = insert(_MATCHES)
@@ -147,10 +156,15 @@ def room_info(session: Session, room_id: str) -> RoomInfo:
         raise not_found("room", room_id)
     seats = [{"seat": s.seat, "player_id": s.player_id, "name": s.name if s.player_id else None,
               "bot": bool(s.player_id and s.is_bot), "left": s.left,
-              "bot_level": (s.private_data or {}).get("bot_level", DEFAULT_LEVEL) if s.player_id and s.is_bot else None}
+              "bot_level": (s.private_data or {}).get("bot_level", DEFAULT_LEVEL) if s.player_id and s.is_bot else None,
+              "vacation_until": s.vacation_until if room.pace != "live" else None}
              for s in connection.execute(SEAT_ROWS, {"b_room": room_id})]
+    # A correspondence table keeps its seats for people who close the tab: no bot takes a seat for
+    # being away (grace 0); its deadlines decide instead (app/correspondence).
+    grace = room.grace_seconds if room.pace == "live" else 0.0
     return RoomInfo(room.id, room.game, room.options, room.status, room.host_id, room.match_id, room.num_seats,
-                    room.bot_think_seconds, seats, room.grace_seconds, room.rated, room.next_room_id, room.night_id)
+                    room.bot_think_seconds, seats, grace, room.rated, room.next_room_id, room.night_id,
+                    room.pace, room.on_deadline)
 
 
 def load_match(session: Session, match_id: str) -> MatchInfo:
@@ -168,10 +182,11 @@ def load_match(session: Session, match_id: str) -> MatchInfo:
     votes = session.execute(select(MatchAction.seat, MatchAction.action)
                             .where(MatchAction.match_id == match_id, MatchAction.idx < match.version,
                                    MatchAction.seat == platform.PLATFORM).order_by(MatchAction.idx)).all()
-    _, table = platform.replay(engine, state, votes)
+    table = platform.fold_all(action for _, action in votes)  # (their moves are in the snapshot)
     state, table = platform.replay(engine, state, tail, table)
+    stored = deadline_records.load(session, match_id, match.room_id, match.seats) if match.pace != "live" else None
     return MatchInfo(match.id, match.game, match.seed, len(match.seats), match.options, match.status, state,
-                     match.version + len(tail), table, match.room_id)
+                     match.version + len(tail), table, match.room_id, match.pace, match.on_deadline, stored)
 
 
 def start_match(session: Session, room: Room) -> MatchInfo:
@@ -198,11 +213,15 @@ def begin_match(session: Session, room, seats) -> MatchInfo:
         "id": match_id, "room_id": room.id, "game": room.game, "engine_version": engine.version,
         "options": room.options, "seed": seed, "status": "running", "version": 0, "rated": bool(room.rated),
         "state": engine.state_to_json(state), "outcome": None, "finished_at": None, "started_at": utcnow(),
-        "seats": [{"player_id": s.player_id, "name": s.name, "bot": s.is_bot} for s in seats]})
+        "seats": [{"player_id": s.player_id, "name": s.name, "bot": s.is_bot} for s in seats],
+        "pace": room.pace, "on_deadline": room.on_deadline})
     connection.execute(_ROOM_RUNS, {"b_room": room.id, "match_id": match_id})
     if plan is not None:
         plan.record(match_id)
-    return MatchInfo(match_id, room.game, seed, room.num_seats, room.options, "running", state, 0, room_id=room.id)
+    stored = deadline_records.Stored(room.id, [{"player_id": s.player_id, "name": s.name, "bot": s.is_bot}
+                                               for s in seats]) if room.pace != "live" else None
+    return MatchInfo(match_id, room.game, seed, room.num_seats, room.options, "running", state, 0,
+                     room_id=room.id, pace=room.pace, on_deadline=room.on_deadline, stored=stored)
 
 
 def write_log(session: Session, entries: list[LogEntry]) -> None:
@@ -221,6 +240,9 @@ def write_log(session: Session, entries: list[LogEntry]) -> None:
                  for e in entries if e.snapshot is not None and e.outcome is None]
     if snapshots:  # one statement (one round trip on PostgreSQL) for the batch's snapshots
         connection.execute(_SNAPSHOT, snapshots)
+    for entry in entries:
+        if entry.deadlines:
+            deadline_records.write_changes(connection, entry.match_id, entry.deadlines)
     for entry in entries:
         if entry.outcome is not None:
             _finish(session, entry, now)
@@ -247,6 +269,7 @@ def _finish(session: Session, entry: LogEntry, now) -> None:
         raise ApiError(409, "match_over",
                        f"match {entry.match_id} is {row.status if row else 'gone'}; no more actions are taken")
     connection.execute(_FINISH_ROOM, {"b_room_id": row.room_id})
+    deadline_records.forget(connection, entry.match_id)
     finished = FinishedMatch(entry.match_id, row.room_id, row.game, row.seats, _status(entry), entry.outcome,
                              row.started_at, now, row.rated is not False, outcome.get("ending"))
     for hook in finish_hooks:

@@ -116,9 +116,9 @@ class ClusterHub(Hub):
         await self.placement.settle(live, info)
         return live
 
-    async def refresh(self, room_id: str) -> ClusterRoom:
-        live = cast(ClusterRoom, await super().refresh(room_id))
-        live.publish(RoomChanged())
+    async def refresh(self, room_id: str, deadlines: bool = False) -> ClusterRoom:
+        live = cast(ClusterRoom, await super().refresh(room_id, deadlines))
+        live.publish(RoomChanged(deadlines=deadlines))
         if self.ownership.owns(room_id) and live.summary_base.get("status") != "running":
             await self.ownership.over(room_id)  # aborted here by an admin
         return live
@@ -184,14 +184,15 @@ class ClusterHub(Hub):
             case ToSockets():
                 live.push_to(message.message, set(message.seats) if message.seats is not None else None, local_only=True)
             case RoomChanged():
-                self.background.later(self._room_changed(room_id))
+                self.background.later(self._room_changed(room_id, message.deadlines))
             case ZombieSeats():  # the owner's bots play for absent people (app/live/zombies.py)
                 live.heard_zombies(message.seats)
             case _:
                 log.warning("a %s message on room %s's channel was dropped", message.t, room_id)
 
-    async def _room_changed(self, room_id: str) -> None:
-        """Another process changed the room in the database (seats, bots, start, abort)."""
+    async def _room_changed(self, room_id: str, deadlines: bool = False) -> None:
+        """Another process changed the room in the database (seats, bots, start, abort; a vacation
+        that moved the deadlines of the match, which its owner reads again)."""
         live = self.rooms.get(room_id)
         if live is None:
             return
@@ -210,6 +211,8 @@ class ClusterHub(Hub):
             elif (live.bot_seats, live.bot_levels) != bots_before:
                 async with runner.lock:
                     runner.reschedule()
+            if deadlines and info.status == "running":
+                await runner.reload_deadlines()
         else:
             await self.placement.settle(live, info)
 

@@ -72,6 +72,7 @@ class ToSockets(_Message):
 class RoomChanged(_Message):
     t: Literal["room"] = "room"
     node: str = ""
+    deadlines: bool = False  # a vacation moved the match's deadlines: its owner reads them again
 
 
 class ZombieSeats(_Message):

@@ -123,3 +123,6 @@ class MirrorMatch:
 
     def stop(self) -> None:
         pass
+
+    async def reload_deadlines(self) -> None:
+        pass

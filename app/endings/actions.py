@@ -9,11 +9,15 @@ and logs the decision itself under the pseudo-seat ``PLATFORM``:
 - ``{"platform": "vote", "kind": "abort" | "resign", "seat": s}`` — one person's yes;
 - ``{"platform": "decline", "kind": "abort" | "resign", "seat": s}`` — a no: the votes of that
   kind (for a resign, the votes of s's team) are cleared;
-- ``{"platform": "end", "kind": "resigned" | "aborted" | "claimed", "seat": s, "outcome": {...}}``
-  — the match is over with that outcome (written into the entry, so a replay needs nothing else).
+- ``{"platform": "end", "kind": "resigned" | "aborted" | "claimed" | "timeout", "seat": s, "outcome": {...}}``
+  — the match is over with that outcome (written into the entry, so a replay needs nothing else);
+  ``timeout``: seat s missed a correspondence deadline and the host chose that the late player loses;
+- ``{"platform": "deadline", "seat": s, "then": "bot", "move": {...}}`` — seat s missed a
+  correspondence deadline (app/correspondence) and the game's bot played ``move`` for it.
 
-Engine state never changes with them: a replay applies engine actions to the engine and folds
-platform ones into a ``Table`` (the open votes and the ending)."""
+Engine state changes only with a ``deadline`` entry (its ``move``, as seat s); a replay applies
+engine actions and deadline moves to the engine and folds platform ones into a ``Table`` (the open
+votes and the ending)."""
 
 from __future__ import annotations
 
@@ -97,6 +101,8 @@ def fold(table: Table, action: dict) -> Table:
             return replace(table, abort_votes=frozenset(), voters=voters)
         mates = set(action.get("team") or [action["seat"]])
         return replace(table, resign_votes=frozenset(s for s in table.resign_votes if s not in mates), voters=voters)
+    if kind == "deadline":
+        return table
     if kind == "end":
         return replace(table, ended=action["outcome"], abort_votes=frozenset(), resign_votes=frozenset(),
                        status="aborted" if action["kind"] == "aborted" else "finished")
@@ -166,12 +172,31 @@ def _end(kind: str, seat: int, outcome: dict) -> dict:
     return {"platform": "end", "kind": kind, "seat": seat, "outcome": outcome}
 
 
+def timeout_end(seat: int, seats: Seats) -> dict:
+    """The logged end when ``seat`` missed a correspondence deadline and the late player loses: as
+    a resign of the seat (in a team game, of its whole team)."""
+    team = sorted(team_of(seat, seats.teams))
+    outcome = _resigned_outcome(team, seats)
+    outcome.update(ending="timeout", reason=f"seat {seat} ran out of time")
+    return _end("timeout", seat, outcome)
+
+
+def fold_all(actions) -> Table:
+    """The table after the platform actions ``actions`` (their deadline moves are not applied)."""
+    table = Table()
+    for action in actions:
+        table = fold(table, action)
+    return table
+
+
 def replay(engine, state, log, table: Table | None = None):
     """Apply ``log`` ((seat, action) pairs) to ``state``: engine actions to the engine, platform
-    ones folded into the table. Returns (state, table)."""
+    ones folded into the table (a deadline's bot move applied as its seat). Returns (state, table)."""
     table = table or Table()
     for seat, action in log:
         if seat == PLATFORM:
+            if action.get("platform") == "deadline":
+                state = engine.apply(state, action["seat"], action["move"])
             table = fold(table, action)
         else:
             state = engine.apply(state, seat, action)

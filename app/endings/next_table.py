@@ -52,7 +52,8 @@ def open_next(session, room_id: str, player_id: str, online: set[str], game: str
                                                       or (same_game and row.player_id in bots))]
     new = Room(id=new_room_id(), game=engine.id, options=options, num_seats=count, host_id=player_id, status="open",
                bot_think_seconds=old.bot_think_seconds, grace_seconds=old.grace_seconds, rated=old.rated,
-               night_id=old.night_id)  # a night's table stays the night's
+               night_id=old.night_id,  # a night's table stays the night's
+               pace=old.pace, on_deadline=old.on_deadline)
     session.add(new)
     session.flush()
     placed: dict[int, RoomSeat] = {}

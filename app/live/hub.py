@@ -17,6 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from sqlalchemy import select
 
 from app import chat, store
+from app.correspondence.pace import is_correspondence
+from app.correspondence.path import CorrespondencePath
 from app.db import Database
 from app.live.room import LiveRoom
 from app.live.runner import MatchRunner, Writer
@@ -94,11 +96,14 @@ class Hub:
                 self._used.pop(room_id, None)
             raise
 
-    async def refresh(self, room_id: str) -> LiveRoom:
-        """Re-read seats after a change made through the REST API, and tell every socket."""
+    async def refresh(self, room_id: str, deadlines: bool = False) -> LiveRoom:
+        """Re-read seats after a change made through the REST API, and tell every socket.
+        ``deadlines``: a vacation moved the match's deadlines in the database (its owner re-arms)."""
         live = await self.room(room_id)
         live.apply_info(await self.db.run(store.room_info, room_id))
         live.push_room()
+        if deadlines and live.runner is not None:
+            await live.runner.reload_deadlines()
         return live
 
     async def attach_match(self, room_id: str, match_id: str, started=None) -> MatchRunner:
@@ -177,10 +182,12 @@ class Hub:
         self.bot_threads.shutdown(wait=False, cancel_futures=True)
 
     def _runner(self, match: store.MatchInfo, writer: Writer | None = None) -> MatchRunner:
+        corr = (CorrespondencePath(match.pace, match.on_deadline, match.stored, self.write)
+                if is_correspondence(match.pace) else None)
         runner = MatchRunner(match.id, match.game, match.seed, match.num_players, match.state, match.version,
                              match.options, clock=self.clock, writer=writer or self.writer,
                              resync_window=self.settings.resync_window, snapshot_every=self.settings.snapshot_every,
-                             status=match.status, bot_threads=self.bot_threads, table=match.table)
+                             status=match.status, bot_threads=self.bot_threads, table=match.table, corr=corr)
         if self.notifier is not None and match.room_id:
             room_id = match.room_id
             runner.events = MatchEvents(self.notifier, room_id, lambda: self.rooms.get(room_id))

@@ -76,3 +76,7 @@ class Match(Protocol):
 
     def stop(self) -> None:
         """Stop every timer (the match is handed over, aborted or the server stops)."""
+
+    async def reload_deadlines(self) -> None:
+        """Read a correspondence match's deadlines again (a vacation moved them); only its owner
+        runs them, so a mirror does nothing."""

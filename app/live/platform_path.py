@@ -37,6 +37,12 @@ class PlatformPath:
             logged = platform.decide(runner.table, seat, request, self.seats())
         except platform.PlatformRefusal as exc:
             raise ApiError(exc.status, exc.code, exc.message) from None
+        return await self.record(logged)
+
+    async def record(self, logged: dict) -> tuple[int, int]:
+        """Log one decided platform action (also a correspondence deadline's ``timeout`` end,
+        app/correspondence/path.py); the runner's lock is held."""
+        runner = self.runner
         table = platform.fold(runner.table, logged)
         ended = table.ended is not None
         entry = LogEntry(runner.match_id, runner.version, platform.PLATFORM, logged,

@@ -59,6 +59,7 @@ class LiveRoom:
             "bot_think_seconds": self.bot_think_seconds,
             "seats": info.seats, "rated": info.rated, "next_room_id": info.next_room_id,
             "night_id": info.night_id,
+            "pace": info.pace, "on_deadline": info.on_deadline,
         }
         if self.absence is not None and info.grace_seconds is not None:
             self.absence.grace = info.grace_seconds

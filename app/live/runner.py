@@ -42,19 +42,19 @@ class MatchRunner:
 
     def __init__(self, match_id: str, game: str, seed: int, num_players: int, state, version: int,
                  options: dict, *, clock, writer: Writer, resync_window: int = 32, snapshot_every: int = 32,
-                 status: str = "running", bot_threads: Executor | None = None, table: platform.Table | None = None):
+                 status: str = "running", bot_threads: Executor | None = None, table: platform.Table | None = None,
+                 corr=None):
         self.match_id = match_id
+        self.corr = corr  # a correspondence match's deadlines (app/correspondence/path.py); None: live
         # Platform actions so far (app/endings): open votes to abort or concede, an early ending.
         self.table = table or platform.Table()
-        # Set by the room: seats a bot plays for an absent person (a subset of ``bot_seats``).
-        self.zombie_seats: set[int] = set()
+        self.zombie_seats: set[int] = set()  # set by the room: bot seats that play for an absent person
         self.bot_threads = bot_threads  # where bots think (None: the default thread pool)
         self.clock = clock
         self.writer = writer
         self.snapshot_every = max(1, snapshot_every)
         self.listener: MatchListener | None = None
-        # Set by the room whenever its seats change.
-        self.bot_seats: set[int] = set()
+        self.bot_seats: set[int] = set()  # set by the room whenever its seats change
         self.bot_levels: dict[int, str] = {}  # bot seat -> level (engines.bots.LEVELS)
         self.bot_think_seconds = 0.0
         self.engine = engines.get(game)
@@ -76,6 +76,8 @@ class MatchRunner:
         self.platform = PlatformPath(self)
         # Notifications of this match's changes (app/push/events.py), set by the hub that runs it.
         self.events: MatchEvents | None = None
+        if corr is not None:
+            corr.bind(self)
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -99,27 +101,21 @@ class MatchRunner:
         """The ``view`` message for one seat (None = spectator) of ``state`` (default: the current)."""
         return self.views.message(seat, state, version, table)
 
-    def current(self, seat: int | None) -> tuple[dict, Encoded]:
-        """This version's message for ``seat``, encoded once per version and seat."""
+    def current(self, seat: int | None) -> tuple[dict, Encoded]:  # encoded once per version and seat
         return self.views.current(seat)
 
-    def missed_views(self, seat: int | None, since: int) -> list[Encoded] | None:
-        """The encoded views of the versions after ``since``, or None when they are no longer kept."""
+    def missed_views(self, seat: int | None, since: int) -> list[Encoded] | None:  # None: no longer kept
         return self.views.missed(seat, since)
 
     @property
-    def encodes(self) -> Counter:
-        """How many messages were encoded, per seat (None = spectators): once per version at most."""
+    def encodes(self) -> Counter:  # messages encoded per seat (None = spectators): once per version at most
         return self.views.encodes
 
     # --- the apply path ----------------------------------------------------------------------
 
     async def submit(self, seat: int, action, version: int | None) -> int:
-        """Apply one action for ``seat``; returns the new version. Raises ``ApiError`` and changes
-        nothing when the action is refused. Counted and timed (receive -> views handed to the
-        room) for the metrics; logged with ids and codes only, never the action's content. The
-        lines name the match and seat themselves (binding them to the task for the call costs
-        more, on every move, than the logging it serves)."""
+        """Apply one action for ``seat``; returns the new version, or raises ``ApiError`` and changes
+        nothing. Counted and timed for the metrics; logged with ids and codes, never the content."""
         received = time.perf_counter()
         try:
             new_version, steps = await self._apply(seat, action, version)
@@ -172,6 +168,8 @@ class MatchRunner:
                 snapshot_due = outcome is not None or (idx + 1) % self.snapshot_every == 0
                 entries.append(LogEntry(self.match_id, idx, step_seat, step_action,
                                         self.engine.state_to_json(step_state) if snapshot_due else None, outcome))
+            if self.corr is not None:  # the deadlines it changes, in its transaction
+                self.corr.stamp(entries[-1], seat, steps[-1][2])
             committed = self.writer.append(*entries)
             try:
                 await asyncio.shield(committed)
@@ -186,9 +184,11 @@ class MatchRunner:
 
     def _advance_all(self, steps: list, entries: list[LogEntry]) -> None:
         for index, ((seat, action, state), entry) in enumerate(zip(steps, entries)):
-            self._advance(state, seat, action, entry.outcome, last=index == len(steps) - 1)
+            fixed = self.corr.committed(entry) if self.corr is not None else None
+            self._advance(state, seat, action, entry.outcome, index == len(steps) - 1, fixed)
 
-    def _advance(self, new_state, seat: int, action: dict, outcome: dict | None, last: bool = True) -> None:
+    def _advance(self, new_state, seat: int, action: dict, outcome: dict | None, last: bool = True,
+                 fixed: dict[int, float] | None = None) -> None:
         """The action is committed: move to the new version, tell the listener, and (after the
         ``last`` of the steps committed together) restart timers."""
         before = self.awaited
@@ -196,9 +196,9 @@ class MatchRunner:
         self.version += 1
         self.table_version = self.version
         self.views.advanced(self.version, new_state, self.table)
-        # A clock timeout (SYSTEM acting for a seat) counts as that seat's move: its next clock is fresh.
-        acted = action.get("seat", seat) if seat == SYSTEM else seat
-        self.timers.update_deadlines(before, acted)
+        # A timeout (SYSTEM, or a deadline's bot move) counts as that seat's move: its next clock is fresh.
+        acted = action.get("seat", seat) if seat < 0 else seat
+        self.timers.update_deadlines(before, acted, fixed)
         metrics.action_applied(self.engine.id)
         if outcome is not None:
             metrics.match_finished(self.engine.id)
@@ -232,6 +232,10 @@ class MatchRunner:
 
     def stop(self) -> None:
         self.timers.stop()
+
+    async def reload_deadlines(self) -> None:  # a vacation moved a correspondence match's deadlines
+        if self.corr is not None:
+            await self.corr.reload()
 
     def start_clocks(self) -> None:
         """Clocks for the current state as if every awaited seat just became awaited (start, resume)."""

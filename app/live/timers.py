@@ -65,6 +65,7 @@ class Timed(Protocol):
     bot_think_seconds: float
     bot_threads: Executor | None
     closing: bool
+    corr: Any  # app/correspondence/path.py, or None
 
     def bot_policy(self, seat: int): ...
     async def submit(self, seat: int, action, version: int | None) -> int: ...
@@ -100,12 +101,16 @@ class MatchTimers:
                 if seat in runner.bot_seats:
                     self._start(self._bot_move(seat, runner.version, self.clock.now() + runner.bot_think_seconds))
         self._arm_clock()
+        if runner.corr is not None:
+            runner.corr.arm_warnings(self.deadlines if awaited else {}, runner.bot_seats)
 
     def stop(self) -> None:
         for task in self._tasks:
             task.cancel()
         self._tasks = []
         self._cancel_clock()
+        if self.runner.corr is not None:
+            self.runner.corr.stop()
 
     def _start(self, coroutine) -> None:
         self._tasks.append(asyncio.create_task(coroutine))
@@ -184,16 +189,27 @@ class MatchTimers:
         due = sorted((deadline, seat) for seat, deadline in self.deadlines.items()
                      if deadline <= now and seat in awaited and seat not in runner.bot_seats and SYSTEM not in awaited)
         seat = due[0][1] if due else None
-        if seat is not None:
+        if seat is not None and runner.corr is not None:  # a correspondence deadline: the host's choice
+            try:
+                await runner.corr.fire(seat, runner.version)
+            except Exception:
+                log.exception("a correspondence deadline failed in match %s", runner.match_id)
+        elif seat is not None:
             action = runner.engine.on_timeout(runner.state, seat)
             actor = seat if action in runner.engine.legal_actions(runner.state, seat) else SYSTEM
             await self._submit_quietly(actor, action, runner.version)
         if self._clock_task is None and not runner.closing:  # nothing was due, or the timeout was refused:
             self._arm_clock(skip=seat)                        # not tried again
 
-    def update_deadlines(self, awaited_before: frozenset, actor: int) -> None:
-        """A seat's clock starts when it becomes awaited (or is awaited again right after acting)."""
+    def update_deadlines(self, awaited_before: frozenset, actor: int, fixed: dict[int, float] | None = None) -> None:
+        """A seat's clock starts when it becomes awaited (or is awaited again right after acting).
+        A correspondence match's deadlines are ``fixed`` when its entries are committed (the
+        versions between keep theirs): the engine's own clocks do not run there."""
         runner = self.runner
+        if runner.corr is not None:
+            if fixed is not None:
+                self.deadlines = dict(fixed)
+            return
         now = self.clock.now()
         deadlines = {}
         for seat in runner.awaited:
@@ -207,6 +223,10 @@ class MatchTimers:
         self.deadlines = deadlines
 
     def start_clocks(self) -> None:
-        """Clocks for the current state as if every awaited seat just became awaited (start, resume)."""
+        """Clocks for the current state as if every awaited seat just became awaited (start, resume);
+        a correspondence match's are its deadlines in the database, re-armed as they were."""
+        if self.runner.corr is not None:
+            self.deadlines = self.runner.corr.resume(self.runner.awaited)
+            return
         self.deadlines = {}
         self.update_deadlines(frozenset(), SYSTEM)

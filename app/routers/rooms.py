@@ -59,7 +59,7 @@ async def create_room(body: NewRoom, player: CurrentPlayer, db: DbDep, hub: HubD
                            f"(at most {settings.max_open_rooms_per_player}): start or leave one first")
         room = Room(id=new_room_id(), game=engine.id, options=body.options, num_seats=seats, host_id=player.id,
                     status="open", bot_think_seconds=body.bot_think_seconds, grace_seconds=body.grace_seconds,
-                    rated=body.rated)
+                    rated=body.rated, pace=body.pace, on_deadline=body.on_deadline)
         session.add(room)
         session.flush()
         session.add_all([RoomSeat(room_id=room.id, seat=i, player_id=player.id if i == 0 else None, private_data={})
@@ -109,6 +109,10 @@ async def change_room(room_id: RoomId, body: RoomSettings, player: CurrentPlayer
         room.options = options
         if body.rated is not None:
             room.rated = body.rated
+        if body.pace is not None:
+            room.pace = body.pace
+        if body.on_deadline is not None:
+            room.on_deadline = body.on_deadline
         session.commit()
 
     async with hub.lock(room_id):
