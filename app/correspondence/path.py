@@ -32,6 +32,12 @@ from engines.bots import get as get_bot
 log = logging.getLogger("asobiba.correspondence")
 
 
+def correspondence_path(pace_name: str, on_deadline: str, stored: records.Stored | None,
+                        database: Callable[..., Awaitable[Any]]) -> "CorrespondencePath | None":
+    """A match's correspondence part, or None at a live table."""
+    return CorrespondencePath(pace_name, on_deadline, stored, database) if pace.is_correspondence(pace_name) else None
+
+
 class CorrespondencePath:
     def __init__(self, pace_name: str, on_deadline: str, stored: records.Stored | None,
                  database: Callable[..., Awaitable[Any]]):

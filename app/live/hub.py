@@ -17,8 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from sqlalchemy import select
 
 from app import chat, store
-from app.correspondence.pace import is_correspondence
-from app.correspondence.path import CorrespondencePath
+from app.correspondence.path import correspondence_path
 from app.db import Database
 from app.live.room import LiveRoom
 from app.live.runner import MatchRunner, Writer
@@ -52,12 +51,10 @@ class Hub:
         self.notifier = None
 
     async def write(self, fn, *args):
-        """``fn(session_factory, *args)``: a short write of the live path in a transaction of its
-        own (a rematch vote). SQLite has one write lock for the whole database: there it runs on
-        the action writer's thread and connection between batches (``ActionWriter.call``), rather
-        than the writer's batch and the write waiting for each other. PostgreSQL takes writers
-        side by side: there it runs in a worker thread, so its round trips do not sit between
-        the writer's batches (measured: 8-13 % fewer moves/s at 100 rooms when they did)."""
+        """``fn(session_factory, *args)``: a short write of the live path in its own transaction (a
+        rematch vote). SQLite has one write lock: there it runs on the action writer's thread between
+        batches (``ActionWriter.call``), so neither waits for the other. On PostgreSQL in a worker
+        thread, off the writer's path (8-13 % fewer moves/s at 100 rooms when it was on it)."""
         if self.writer.one_write_lock:
             return await self.writer.call(fn, *args)
         return await asyncio.to_thread(fn, self.session_factory, *args)
@@ -97,13 +94,11 @@ class Hub:
             raise
 
     async def refresh(self, room_id: str, deadlines: bool = False) -> LiveRoom:
-        """Re-read seats after a change made through the REST API, and tell every socket.
-        ``deadlines``: a vacation moved the match's deadlines in the database (its owner re-arms)."""
+        """Re-read seats after a REST change, tell every socket (``deadlines``: a vacation moved them)."""
         live = await self.room(room_id)
         live.apply_info(await self.db.run(store.room_info, room_id))
         live.push_room()
-        if deadlines and live.runner is not None:
-            await live.runner.reload_deadlines()
+        await (live.runner.reload_deadlines() if deadlines and live.runner is not None else asyncio.sleep(0))
         return live
 
     async def attach_match(self, room_id: str, match_id: str, started=None) -> MatchRunner:
@@ -182,12 +177,11 @@ class Hub:
         self.bot_threads.shutdown(wait=False, cancel_futures=True)
 
     def _runner(self, match: store.MatchInfo, writer: Writer | None = None) -> MatchRunner:
-        corr = (CorrespondencePath(match.pace, match.on_deadline, match.stored, self.write)
-                if is_correspondence(match.pace) else None)
         runner = MatchRunner(match.id, match.game, match.seed, match.num_players, match.state, match.version,
                              match.options, clock=self.clock, writer=writer or self.writer,
                              resync_window=self.settings.resync_window, snapshot_every=self.settings.snapshot_every,
-                             status=match.status, bot_threads=self.bot_threads, table=match.table, corr=corr)
+                             status=match.status, bot_threads=self.bot_threads, table=match.table,
+                             corr=correspondence_path(match.pace, match.on_deadline, match.stored, self.write))
         if self.notifier is not None and match.room_id:
             room_id = match.room_id
             runner.events = MatchEvents(self.notifier, room_id, lambda: self.rooms.get(room_id))

@@ -43,9 +43,9 @@ class MatchRunner:
     def __init__(self, match_id: str, game: str, seed: int, num_players: int, state, version: int,
                  options: dict, *, clock, writer: Writer, resync_window: int = 32, snapshot_every: int = 32,
                  status: str = "running", bot_threads: Executor | None = None, table: platform.Table | None = None,
-                 corr=None):
+                 corr=None):  # corr: a correspondence match's deadlines (app/correspondence/path.py); None: live
         self.match_id = match_id
-        self.corr = corr  # a correspondence match's deadlines (app/correspondence/path.py); None: live
+        self.corr = corr
         # Platform actions so far (app/endings): open votes to abort or concede, an early ending.
         self.table = table or platform.Table()
         self.zombie_seats: set[int] = set()  # set by the room: bot seats that play for an absent person
@@ -76,8 +76,7 @@ class MatchRunner:
         self.platform = PlatformPath(self)
         # Notifications of this match's changes (app/push/events.py), set by the hub that runs it.
         self.events: MatchEvents | None = None
-        if corr is not None:
-            corr.bind(self)
+        corr and corr.bind(self)
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -168,8 +167,7 @@ class MatchRunner:
                 snapshot_due = outcome is not None or (idx + 1) % self.snapshot_every == 0
                 entries.append(LogEntry(self.match_id, idx, step_seat, step_action,
                                         self.engine.state_to_json(step_state) if snapshot_due else None, outcome))
-            if self.corr is not None:  # the deadlines it changes, in its transaction
-                self.corr.stamp(entries[-1], seat, steps[-1][2])
+            self.corr and self.corr.stamp(entries[-1], seat, steps[-1][2])  # its deadlines, in its transaction
             committed = self.writer.append(*entries)
             try:
                 await asyncio.shield(committed)
@@ -187,8 +185,7 @@ class MatchRunner:
             fixed = self.corr.committed(entry) if self.corr is not None else None
             self._advance(state, seat, action, entry.outcome, index == len(steps) - 1, fixed)
 
-    def _advance(self, new_state, seat: int, action: dict, outcome: dict | None, last: bool = True,
-                 fixed: dict[int, float] | None = None) -> None:
+    def _advance(self, new_state, seat: int, action: dict, outcome: dict | None, last: bool = True, fixed=None) -> None:
         """The action is committed: move to the new version, tell the listener, and (after the
         ``last`` of the steps committed together) restart timers."""
         before = self.awaited
@@ -234,8 +231,7 @@ class MatchRunner:
         self.timers.stop()
 
     async def reload_deadlines(self) -> None:  # a vacation moved a correspondence match's deadlines
-        if self.corr is not None:
-            await self.corr.reload()
+        await (self.corr.reload() if self.corr is not None else asyncio.sleep(0))
 
     def start_clocks(self) -> None:
         """Clocks for the current state as if every awaited seat just became awaited (start, resume)."""

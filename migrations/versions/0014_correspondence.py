@@ -2,16 +2,16 @@
 correspondence matches (re-armed after a restart or a take-over), players' vacations, and how far
 each player has read each room's chat ("my tables")
 
-Revision ID: 0013
-Revises: 0012
+Revision ID: 0014
+Revises: 0013
 Create Date: 2026-11-25 17:10:00
 """
 import sqlalchemy as sa
 from alembic import op
 
 
-revision = '0013'
-down_revision = '0012'
+revision = '0014'
+down_revision = '0013'
 branch_labels = None
 depends_on = None
 
