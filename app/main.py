@@ -32,7 +32,7 @@ from app.routers import games, live, pages, players, rooms
 from app.routers import admin, leaderboard, matches  # ratings, history, replay, admin (issue 8)
 from app.routers import bots, stream  # bot seats, NDJSON stream (issue 9)
 from app.routers import accounts, me, rematch  # accounts, a returning player's rooms, rematch (issue 16)
-from app.routers import nights as nights_router  # game nights (issue 33)
+from app.routers import nights as nights_router, player_charts  # game nights, player charts (issue 33)
 from app.nights import service as nights
 from app.routers import health, metrics  # probes and Prometheus metrics (issue 19)
 from app.routers import endings  # ending a match early, a new table with the same people (issue 29)
@@ -131,7 +131,7 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     for module in (players, games, rooms, live, pages,
                    bots, stream,
                    leaderboard,  # after players, so /api/players/me keeps its route
-                   matches, me, rematch, endings, accounts, nights_router,
+                   matches, me, rematch, endings, accounts, nights_router, player_charts,
                    admin, push,
                    health, metrics, api_docs):
         app.include_router(module.router)

@@ -108,6 +108,17 @@ async function listPage() {
     ),
     h("section", { id: "admin-replay" }),
   );
+  // ?match=<id> (a game night's page links here): that match's replay at once
+  const wanted = params.get("match");
+  if (wanted) {
+    try {
+      replayPanel(await getJson(`/api/admin/matches/${encodeURIComponent(wanted)}`, token()));
+    } catch (err) {
+      document
+        .getElementById("admin-replay")
+        .replaceChildren(h("p", { class: "card replay-error", role: "alert" }, err.message));
+    }
+  }
 }
 
 async function abort(match) {

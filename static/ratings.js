@@ -2,7 +2,7 @@
 // rating in each game (provisional ones marked) and recent matches linking to replays.
 import { h } from "/static/dom.js";
 import { getLang, t } from "/static/i18n.js";
-import { gameTitle } from "/static/client.js";
+import { api, gameTitle } from "/static/client.js";
 
 const main = document.getElementById("main");
 const params = new URLSearchParams(location.search);
@@ -125,6 +125,97 @@ async function playerPage(games, playerId) {
       matches.length ? h("ul", {}, matches) : h("p", { class: "muted" }, "—"),
     ),
   );
+  await playerFigures(playerId, title);
+}
+
+/** Issue 33: the rating over time in each game (SVG drawn by the server, provisional points
+ * hollow), the results per game, and the player's recent game nights. */
+async function playerFigures(playerId, title) {
+  const stats = await api("GET", `/api/players/${encodeURIComponent(playerId)}/stats`).catch(() => null);
+  if (!stats) return;
+  const section = h("section", { class: "card", id: "player-figures" });
+  const charts = [];
+  for (const [game, points] of Object.entries(stats.rating_history)) {
+    if (!points.length) continue;
+    const figure = h(
+      "figure",
+      { class: "rating-chart", "data-game": game },
+      h("figcaption", {}, `${title(game)}: ${points.map((p) => p.shown).join(" → ")}`),
+    );
+    charts.push(figure);
+    fetch(`/api/players/${encodeURIComponent(playerId)}/ratings.svg?game=${game}&lang=${getLang()}`)
+      .then((r) => (r.ok ? r.text() : null))
+      .then((text) => {
+        if (!text) return;
+        const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+        if (svg.nodeName === "svg") figure.prepend(document.importNode(svg, true));
+      })
+      .catch(() => {});
+  }
+  const results = stats.results.map((r) =>
+    h(
+      "tr",
+      {},
+      h("th", { scope: "row" }, title(r.game)),
+      h("td", {}, String(r.played)),
+      ...r.places.map((n) => h("td", {}, String(n))),
+      h("td", {}, String(r.aborted)),
+    ),
+  );
+  const nights = stats.nights.map((n) =>
+    h(
+      "li",
+      {},
+      n.id
+        ? h("a", { href: `/n/${encodeURIComponent(n.id)}` }, t("Game night", "ゲームナイト"))
+        : t("Game night", "ゲームナイト"),
+      ` — ${new Date(n.created_at).toLocaleDateString(getLang() === "ja" ? "ja-JP" : "en-GB")} · `,
+      t(
+        `${n.matches} matches · place ${n.place ?? "—"} of ${n.players} · ${n.total} points`,
+        `${n.matches}戦 · ${n.players}人中${n.place ?? "—"}位 · ${n.total}点`,
+      ),
+      n.status === "on" ? t(" (going on)", "(進行中)") : "",
+    ),
+  );
+  section.append(
+    h("h2", {}, t("Rating over time", "レーティングの推移")),
+    charts.length
+      ? h("div", { class: "rating-charts" }, charts)
+      : h("p", { class: "muted" }, t("No rated matches yet.", "レーティング対象の対戦はまだありません。")),
+    h("p", { class: "muted" }, t("Hollow markers: provisional (still uncertain).", "白抜きの印: 暫定(まだ不確か)。")),
+    h("h2", {}, t("Results per game", "ゲームごとの成績")),
+    results.length
+      ? h(
+          "div",
+          { class: "table-scroll" },
+          h(
+            "table",
+            { id: "results-per-game", class: "ratings" },
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                [
+                  t("game"),
+                  t("games"),
+                  t("1st", "1位"),
+                  t("2nd", "2位"),
+                  t("3rd", "3位"),
+                  t("Later", "4位以下"),
+                  t("Aborted", "中止"),
+                ].map((x) => h("th", { scope: "col" }, x)),
+              ),
+            ),
+            h("tbody", {}, results),
+          ),
+        )
+      : h("p", { class: "muted" }, "—"),
+    h("h2", {}, t("Recent game nights", "最近のゲームナイト")),
+    nights.length ? h("ul", { id: "player-nights" }, nights) : h("p", { class: "muted" }, "—"),
+  );
+  main.append(section);
 }
 
 const games = await getJson("/api/games");

@@ -11,6 +11,7 @@ import { RematchPanel } from "/static/rematch.js";
 import { MatchControls, noticeText } from "/static/endings.js";
 import { TurnCues } from "/static/turn_cues.js";
 import { decisionText } from "/static/decisions.js";
+import { NightPanel } from "/static/night_panel.js";
 import { loadTable } from "/static/tables.js";
 
 export class RoomPage {
@@ -128,6 +129,7 @@ export class RoomPage {
       this.endingParts().element,
       this.tableEl,
       this.endingParts().menuElement,
+      this.nightParts().element,
       h("aside", { class: "card chat", "aria-label": t("chat") }, h("h2", {}, t("chat")), this.chatLog, chatForm),
     );
     this.main.replaceChildren(this.roomEl);
@@ -296,6 +298,7 @@ export class RoomPage {
 
   renderRoom() {
     if (this.followNextTable()) return;
+    this.nightParts().roomChanged(); // a table of a game night shows its scoreboard (static/night_panel.js)
     this.roomEl.classList.toggle("playing", this.room.status !== "open");
     this.endingParts().update();
     this.site?.rematch.redraw(); // who is away changes the choices after a match
@@ -390,19 +393,24 @@ export class RoomPage {
       }
     } else genericTable(root, ctx);
     const parts = [root];
+    // a game night's scoreboard joins the end panel once the match is over (the next game is picked there)
+    const nightEl = this.nightParts().element;
     if (m.outcome) {
       const { rematch, endNext } = this.siteParts();
       parts.unshift(
         endPanel(m.outcome, {
           me: m.seat,
           nameOf: (s) => this.nameOf(s),
-          actions: [rematch.element, endNext],
+          actions: [this.room.night_id ? nightEl : "", rematch.element, endNext],
           replayUrl: m.match_id ? `/static/replay.html?match=${encodeURIComponent(m.match_id)}` : null,
         }),
       );
     }
     this.siteCues(m, this.myTurn);
+    if (!(m.outcome && this.room.night_id) && nightEl.parentNode !== this.roomEl)
+      this.endingParts().menuElement.after(nightEl);
     this.tableEl.replaceChildren(...parts);
+    if (m.outcome && m.match_id) this.nightParts().matchOver(m.match_id);
     if (m.outcome && this.endShownFor !== m.match_id) {
       // the end is seen where it is, whatever the player had scrolled to (Mipolin's notebook, say)
       this.endShownFor = m.match_id;
@@ -423,6 +431,23 @@ export class RoomPage {
 
   // --- the room page's parts: match endings and bot notices (static/endings.js), turn cues
   // (static/turn_cues.js), the rematch (static/rematch.js)
+
+  nightParts() {
+    // issue 33: the game night's scoreboard (static/night_panel.js)
+    const page = this;
+    this.night ||= new NightPanel({
+      api,
+      toast,
+      roomId: this.roomId,
+      get room() {
+        return page.room;
+      },
+      get me() {
+        return store.playerId;
+      },
+    });
+    return this.night;
+  }
 
   endingParts() {
     // issue 29: ending a match early, bot notices

@@ -33,16 +33,16 @@ class Series:
 
 
 def line_chart(series: list[Series], x_labels: list[str], title: str, desc: str, y_label: str,
-               width: int = 640, height: int = 320) -> str:
+               width: int = 520, height: int = 300, from_zero: bool = False) -> str:
     """A line chart: one ``<polyline class="series" data-key>`` per series with one point per value
     that is not None, a marker per point, a legend, and numbered x and y axes."""
-    left, right, top, bottom = 48, 16, 16, 40
+    left, right, top, bottom = 52, 16, 16, 46
     legend_rows = (len(series) + 2) // 3
-    legend_h = 22 * legend_rows
+    legend_h = 24 * legend_rows
     plot_w, plot_h = width - left - right, height - top - bottom
     values = [v for s in series for v in s.values if v is not None]
     low, high = (min(values), max(values)) if values else (0.0, 1.0)
-    low = min(low, 0.0) if y_label.startswith("points") or low >= 0 and high <= 100 else low
+    low = min(low, 0.0) if from_zero else low
     if high - low < 1e-9:
         high = low + 1
     ticks = _ticks(low, high)
@@ -61,12 +61,12 @@ def line_chart(series: list[Series], x_labels: list[str], title: str, desc: str,
            f'<rect x="0" y="0" width="{width}" height="{height + legend_h}" fill="#fff"/>']
     for tick in ticks:
         out.append(f'<line x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#ddd"/>')
-        out.append(f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" text-anchor="end" font-size="12" fill="#333">'
+        out.append(f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" text-anchor="end" font-size="14" fill="#333">'
                    f'{_number(tick)}</text>')
     for i, label in enumerate(x_labels):
-        out.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 18}" text-anchor="middle" font-size="12" fill="#333">'
+        out.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 20}" text-anchor="middle" font-size="14" fill="#333">'
                    f'{escape(label)}</text>')
-    out.append(f'<text x="{left}" y="{top + plot_h + 34}" font-size="12" fill="#333">{escape(y_label)}</text>')
+    out.append(f'<text x="{left}" y="{top + plot_h + 40}" font-size="14" fill="#333">{escape(y_label)}</text>')
     for n, s in enumerate(series):
         colour, dash, marker = COLOURS[n % len(COLOURS)], DASHES[n % len(DASHES)], MARKERS[n % len(MARKERS)]
         points = [(x(i), y(v), s.hollow[i] if i < len(s.hollow) else False)
@@ -79,10 +79,10 @@ def line_chart(series: list[Series], x_labels: list[str], title: str, desc: str,
         for px, py, hollow in points:
             out.append(_marker(marker, px, py, colour, hollow))
         out.append("</g>")
-        lx, ly = 8 + (n % 3) * (width // 3), height + 16 + 22 * (n // 3)
+        lx, ly = 8 + (n % 3) * (width // 3), height + 16 + 24 * (n // 3)
         out.append(f'<line x1="{lx}" x2="{lx + 26}" y1="{ly - 4}" y2="{ly - 4}" stroke="{colour}" stroke-width="2.5"{dash_attr}/>')
         out.append(_marker(marker, lx + 13, ly - 4, colour, False))
-        out.append(f'<text x="{lx + 32}" y="{ly}" font-size="13" fill="#222">{escape(s.label)}</text>')
+        out.append(f'<text x="{lx + 32}" y="{ly}" font-size="15" fill="#222">{escape(s.label)}</text>')
     out.append("</svg>")
     return "".join(out)
 
