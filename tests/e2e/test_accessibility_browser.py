@@ -11,18 +11,10 @@ import random
 import pytest
 
 from tests.support.axe import severe_violations
-from tests.support.databases import migrated_database
 from tests.support.browser import (DESKTOP, PHONE, add_bot, click_until_outcome, create_room, start_match,
                                    wait_for_table, watch_errors)
 
 # (Three Magic's short game: one round of dealers, so random clicks reach the end in minutes)
-
-@pytest.fixture
-def database_url(tmp_path):
-    """SQLite only: what the page shows does not depend on the database (each database's paths
-    have their own tests), and these are the heaviest browser tests."""
-    with migrated_database("sqlite", tmp_path) as url:
-        yield url
 
 
 CASES = [("synomilia", 2, {"reveal_delay": 0}), ("peribit", 2, {}), ("three_magic", 3, {"short_game": True, "call_window": 0.5}),

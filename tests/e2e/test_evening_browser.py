@@ -15,9 +15,16 @@ import re
 import time
 
 import httpx
+import pytest
 
 from tests.support.browser import DESKTOP, PHONE, add_bot, create_room, join_room, start_match, wait_for_table, watch_errors
 from tests.support.clients import Api
+
+
+@pytest.fixture
+def database_url(database_url_of_every_kind):
+    """Whole evenings on PostgreSQL too (this folder's other browser tests run on SQLite only)."""
+    return database_url_of_every_kind
 
 
 def three_friends(server, browser):

@@ -6,16 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.databases import migrated_database
 from tests.support.browser import PHONE, add_bot, create_room, start_match, wait_for_table, watch_errors
-
-
-@pytest.fixture
-def database_url(tmp_path):
-    """SQLite only: what the page shows does not depend on the database (each database's paths
-    have their own tests), and these are the heaviest browser tests."""
-    with migrated_database("sqlite", tmp_path) as url:
-        yield url
 
 
 CASES = [("synomilia", 2, {"reveal_delay": 0}, ".synomilia-card", ".synomilia-card:not(button)"),
