@@ -173,3 +173,21 @@ def test_a_night_goes_on_after_a_server_restart(database_kind, tmp_path):
             assert night["played"] == 2 and night["totals"] == expected_totals(aya, night, "places")
         finally:
             server.stop()
+
+
+def test_the_group_votes_for_the_next_game_and_a_leaver_keeps_their_points(server):
+    (aya, ben, cho), night_id, room_id = start_night(server.base_url, "mipolin", ["Aya", "Ben", "Cho"], choose="vote")
+    resign(cho, room_id)
+    assert aya.post(f"/api/nights/{night_id}/vote", {"game": "three_magic"}).json()["room"]["id"] == room_id
+    night = ben.post(f"/api/nights/{night_id}/vote", {"game": "synomilia"}).json()
+    assert night["votes"] == {"three_magic": 1, "synomilia": 1} and night["room"]["id"] == room_id  # Cho has not voted
+    night = cho.post(f"/api/nights/{night_id}/vote", {"game": "three_magic"}).json()  # the last vote opens the table
+    assert night["room"]["game"] == "three_magic" and night["room"]["status"] == "running" and night["votes"] == {}
+    resign(aya, night["room"]["id"])
+    before = aya.get(f"/api/nights/{night_id}").json()["totals"]
+    left = cho.post(f"/api/nights/{night_id}/leave").json()
+    assert left["totals"] == before and next(p for p in left["players"] if p["player_id"] == cho.player_id)["left"]
+    night = aya.post(f"/api/nights/{night_id}/next", {"game": "peribit"}).json()
+    seated = {s["player_id"] for s in aya.get(f"/api/rooms/{night['room']['id']}").json()["seats"]}
+    assert seated == {aya.player_id, ben.player_id}  # Cho left: not seated again, her points stay
+    assert night["totals"][cho.player_id] == before[cho.player_id]
