@@ -12,6 +12,11 @@ export default [
     languageOptions: { ecmaVersion: 2024, sourceType: "module", globals: globals.browser },
   },
   {
+    // the service worker (issue 31.5): a worker's globals (self, caches, clients), not a page's
+    files: ["static/sw.js"],
+    languageOptions: { sourceType: "script", globals: globals.serviceworker },
+  },
+  {
     files: ["static/api-docs.js"],
     languageOptions: { sourceType: "script", globals: { ...globals.browser, SwaggerUIBundle: "readonly" } },
   },

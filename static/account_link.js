@@ -3,6 +3,8 @@
 import { t } from "/static/i18n.js";
 
 const link = document.getElementById("account-link");
+const notify = document.getElementById("notify-link"); // the notifications page (issue 31)
+if (notify) notify.textContent = t("Notifications", "通知");
 const label = () => {
   link.textContent = localStorage.getItem("asobiba.token") ? t("Account", "アカウント") : t("Log in", "ログイン");
 };

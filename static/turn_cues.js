@@ -2,14 +2,51 @@
 // waits for them. The tab title and the favicon get a mark while you are awaited; a short sound
 // (off by default, the choice remembered in localStorage) and a vibration when your turn begins;
 // and every awaited seat's clock counting down, as text, from the view message's ``deadlines``.
+// The sound is a setting of the player (issue 31: kept by the server, /api/me/notifications; this
+// browser's copy in localStorage). Every page's title and icon also count the player's tables
+// that wait for them (``setWaiting``, fed by static/pwa.js): "(2) Asobiba".
 import { h } from "/static/dom.js";
 import { t } from "/static/i18n.js";
+import { api, store } from "/static/client.js";
 
 const SOUND_KEY = "asobiba.sound";
 
+let waitingRooms = []; // the player's tables waiting for a decision of theirs, as the server last said (static/pwa.js)
+let plainTitle = null; // the page's own title, before the count
+let badgeOn = false; // this table awaits the player (the room page knows it first, from its views)
+const here = () => (location.pathname.match(/^\/r\/([A-Za-z0-9_-]+)$/) || [])[1];
+
+/** The count shown: the other waiting tables as the server last said, and this one as its own
+ * latest view says (so a move made here takes the count down at once, not at the next poll). */
+export function waitingCount() {
+  const room = here();
+  return waitingRooms.filter((id) => id !== room).length + (room && badgeOn ? 1 : 0);
+}
+
+/** The page's title, with the count of waiting tables: "(2) Asobiba", "● (2) Your move — Peribit". */
+export function showTitle(text) {
+  plainTitle = text;
+  const count = waitingCount();
+  if (!count) document.title = text;
+  else if (text.startsWith("● ")) document.title = `● (${count}) ${text.slice(2)}`;
+  else document.title = `(${count}) ${text}`;
+}
+
+/** The ids of the player's tables that wait for them: shown in the title and on the icon. */
+export function setWaiting(rooms) {
+  waitingRooms = Array.isArray(rooms) ? rooms : [];
+  showTitle(plainTitle ?? document.title);
+  setFavicon(badgeOn);
+}
+
+/** The player's sound setting changed elsewhere (another device, the notifications page). */
+export function rememberSound(on) {
+  localStorage.setItem(SOUND_KEY, on ? "on" : "off");
+}
+
 export class TurnCues {
   constructor() {
-    this.baseTitle = document.title;
+    this.baseTitle = plainTitle ?? document.title;
     this.mine = false;
     this.deadlines = {};
     this.names = () => "";
@@ -36,9 +73,11 @@ export class TurnCues {
   }
 
   toggleSound() {
-    localStorage.setItem(SOUND_KEY, this.soundOn ? "off" : "on");
+    rememberSound(!this.soundOn);
     this.renderSoundButton();
     if (this.soundOn) this.beep();
+    // a setting of the player: kept by the server too (a guest without a token keeps it here only)
+    if (store.token) api("PUT", "/api/me/notifications", { sound: this.soundOn }).catch(() => {});
   }
 
   renderSoundButton() {
@@ -57,8 +96,11 @@ export class TurnCues {
       ? {}
       : Object.fromEntries(Object.entries(deadlines || {}).filter(([seat]) => awaiting.includes(Number(seat))));
     this.nameOf = nameOf;
-    document.title = mine ? `● ${what || t("Your move", "あなたの番")} — ${title}` : `${title} — Asobiba`;
+    badgeOn = mine;
+    showTitle(mine ? `● ${what || t("Your move", "あなたの番")} — ${title}` : `${title} — Asobiba`);
     setFavicon(mine);
+    if (mine !== this.wasMine) window.dispatchEvent(new Event("asobiba:turn")); // the waiting count may change
+    this.wasMine = mine;
     if (started) {
       if (this.soundOn) this.beep();
       navigator.vibrate?.(200);
@@ -103,7 +145,7 @@ export class TurnCues {
   stop() {
     clearInterval(this.timer);
     setFavicon(false);
-    document.title = this.baseTitle;
+    showTitle(this.baseTitle);
   }
 }
 
@@ -114,16 +156,21 @@ function audioContext() {
   return sharedAudio;
 }
 
-const ICON = (badge) =>
+const ICON = (mark) =>
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#b0413e"/>` +
   `<text x="16" y="23" font-size="19" text-anchor="middle" fill="#fff" font-family="sans-serif">遊</text>` +
-  (badge
-    ? `<circle cx="25" cy="7" r="7" fill="#ffd400" stroke="#222" stroke-width="1.5"/><text x="25" y="11" font-size="10" text-anchor="middle" font-weight="700" fill="#222" font-family="sans-serif">!</text>`
+  (mark
+    ? `<circle cx="24" cy="8" r="8" fill="#ffd400" stroke="#222" stroke-width="1.5"/><text x="24" y="12" font-size="${mark.length > 1 ? 9 : 11}" text-anchor="middle" font-weight="700" fill="#222" font-family="sans-serif">${mark}</text>`
     : "") +
   "</svg>";
 
-/** The tab icon, with a yellow "!" badge while the player is awaited. */
+/** The tab icon, with a yellow badge: the number of the player's tables waiting for them (this
+ * one included), or "!" while this table awaits them and no count is known. ``data-badge`` says
+ * whether this table awaits the player, ``data-count`` the number drawn. */
 export function setFavicon(badge) {
+  badgeOn = badge;
+  const count = waitingCount();
+  const mark = count > 0 ? (count > 9 ? "9+" : String(count)) : badge ? "!" : "";
   let link = document.querySelector("link[rel='icon']");
   if (!link) {
     link = document.createElement("link");
@@ -131,6 +178,7 @@ export function setFavicon(badge) {
     document.head.appendChild(link);
   }
   link.type = "image/svg+xml";
-  link.href = `data:image/svg+xml,${encodeURIComponent(ICON(badge))}`;
+  link.href = `data:image/svg+xml,${encodeURIComponent(ICON(mark))}`;
   link.dataset.badge = badge ? "on" : "off";
+  link.dataset.count = String(count);
 }

@@ -8,6 +8,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 import engines
+from app.routers.games import TITLES_JA
 
 MENTION_CHARS = 140  # of the chat message, in the notification's body
 
@@ -28,7 +29,9 @@ class Event:
         return hashlib.sha256(f"{self.kind}:{self.room_id}".encode()).hexdigest()[:32]
 
 
-def _title(game: str) -> str:
+def _title(game: str, ja: bool) -> str:
+    if ja and game in TITLES_JA:
+        return TITLES_JA[game]
     try:
         return engines.get(game).title
     except Exception:
@@ -36,8 +39,8 @@ def _title(game: str) -> str:
 
 
 def payload(event: Event, lang: str) -> dict:
-    game = _title(event.game)
     ja = lang == "ja"
+    game = _title(event.game, ja)
     if event.kind == "your_turn":
         title = f"{game}：あなたの番です" if ja else f"Your move in {game}"
         body = "テーブルを開いて指してください。" if ja else "Open the table to play."

@@ -97,7 +97,7 @@ def test_one_push_per_event_decrypted_none_after_opting_out_and_gone_deleted(pus
     assert len(pushes) == expected, "one push per turn, no more, no fewer"
     first = pushes[0]
     assert first.payload == {"kind": "your_turn", "room": room_id, "url": f"/r/{room_id}",
-                             "title": "Synomilia：あなたの番です", "body": "テーブルを開いて指してください。",
+                             "title": "シノミリア：あなたの番です", "body": "テーブルを開いて指してください。",
                              "tag": f"your_turn:{room_id}", "lang": "ja"}
     assert first.headers["topic"] and first.headers["urgency"] == "normal"
     assert push_service.to("aki") == [], "Aki has no subscription"
@@ -114,7 +114,7 @@ def test_one_push_per_event_decrypted_none_after_opting_out_and_gone_deleted(pus
     assert turns_of(database_url, match_id, 1) > expected, "Ben had more turns after opting out"
     after = push_service.to("ben")[len(pushes):]
     assert [p.payload["kind"] for p in after] == ["match_ended"], "no your_turn after opting out; the end once"
-    assert after[0].payload["title"] == "Synomilia：対局が終わりました"
+    assert after[0].payload["title"] == "シノミリア：対局が終わりました"
     assert [p.payload["kind"] for p in push_service.to("ben-old")] == ["match_ended"]
     assert ben.get("/api/me/notifications").json()["subscriptions"] == 1, "the gone subscription was deleted"
     assert push_service.problems == []

@@ -1,0 +1,147 @@
+"""The installable app and the page's own notifications (issue 31, parts 4 and 5), in Chromium at
+390 and 1280 px, in English and Japanese: the manifest is valid and the site installable (CDP
+``Page.getAppManifest`` / ``Page.getInstallabilityErrors``, in a profile that is not incognito),
+the service worker registers, the tab's title and icon count the tables waiting for the player,
+the notifications page works without push permission, a push delivered to the service worker
+shows its notification and a click on it opens its table, and with the server down the offline
+page shows in the reader's language."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+
+from tests.support.browser import ARGS, CHROMIUM, DESKTOP, PHONE, unnamed_controls, watch_errors
+from tests.support.clients import Api
+from tests.support.databases import fresh_database
+from tests.support.server import start_in_thread
+
+CASES = [("en-US", DESKTOP), ("ja-JP", PHONE)]
+
+
+@pytest.fixture
+def database_url(tmp_path):
+    """SQLite only: what the browser does here does not depend on the database."""
+    with fresh_database("sqlite", tmp_path) as url:
+        yield url
+
+
+def png_size(body: bytes) -> tuple[int, int]:
+    assert body[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", body[16:24])
+
+
+def sign_in(page, api: Api) -> None:
+    page.evaluate("""([token, name, id]) => { localStorage.setItem('asobiba.token', token);
+        localStorage.setItem('asobiba.name', name); localStorage.setItem('asobiba.player', id); }""",
+                  [api.token, api.name, api.player_id])
+
+
+def waiting_table(base_url: str, api: Api) -> str:
+    """A running Synomilia table against a bot where the player decides now."""
+    room_id = api.post("/api/rooms", {"game": "synomilia", "options": {"turn_seconds": 0}}).json()["id"]
+    api.post(f"/api/rooms/{room_id}/bots", {"seat": 1})
+    assert api.post(f"/api/rooms/{room_id}/start").status_code == 200
+    assert api.get("/api/me/waiting").json()["rooms"] == [room_id]
+    return room_id
+
+
+@pytest.mark.parametrize("locale,viewport", CASES, ids=["en-desktop", "ja-phone"])
+def test_installable_counted_offline_and_a_notification_opens_its_table(database_url, browser, locale, viewport,
+                                                                         shots, tmp_path):
+    ja = locale.startswith("ja")
+    server = start_in_thread(database_url)
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=viewport, locale=locale)
+    try:
+        api = Api.new_player(server.base_url, "Aki")
+        room_id = waiting_table(server.base_url, api)
+        page = context.pages[0] if context.pages else context.new_page()
+        errors = watch_errors(page)
+        page.goto(server.base_url + "/")
+        sign_in(page, api)
+        page.reload()
+
+        # The service worker registers and takes the page; the manifest is valid, the site installable.
+        assert page.evaluate("async () => (await navigator.serviceWorker.ready).active.scriptURL") == server.base_url + "/sw.js"
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")  # clients.claim()
+        cdp = context.new_cdp_session(page)
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == [] and manifest["url"] == server.base_url + "/manifest.webmanifest"
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        for size in (192, 512):
+            icon = page.request.get(f"{server.base_url}/static/img/icon-{size}.png")
+            assert icon.ok and icon.headers["content-type"] == "image/png" and png_size(icon.body()) == (size, size)
+
+        # The title and the icon count the table that waits for Aki.
+        page.wait_for_function("() => document.title.startsWith('(1) ')")
+        assert page.locator("link[rel='icon']").get_attribute("data-count") == "1"
+        page.screenshot(path=shots / f"landing-count-{locale}-{viewport['width']}.png")
+
+        # The notifications page, without push permission: says so, and the choices still work.
+        page.locator("#notify-link").click()
+        page.locator("#push-kinds").wait_for()
+        assert page.locator("h1").inner_text() == ("通知" if ja else "Notifications")
+        page.locator("#kind-match_ended").check()
+        page.locator("#sound-setting").check()
+        page.wait_for_function("() => localStorage.getItem('asobiba.sound') === 'on'")
+        prefs = api.get("/api/me/notifications").json()
+        assert prefs["kinds"]["match_ended"] is True and prefs["sound"] is True
+        page.locator("#push-on").click()  # permission not granted: refused, nothing breaks
+        page.locator("#toast").wait_for()
+        assert ("許可" if ja else "did not allow") in page.locator("#toast").inner_text()
+        assert api.get("/api/me/notifications").json()["subscriptions"] == 0
+        assert unnamed_controls(page) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        page.screenshot(path=shots / f"notifications-{locale}-{viewport['width']}.png", full_page=True)
+
+        # A push reaches the service worker (CDP delivers it as a push service would): its
+        # notification shows; a click on it opens its table.
+        context.grant_permissions(["notifications"], origin=server.base_url)
+        worker = next(w for w in context.service_workers if w.url.endswith("/sw.js"))
+        payload = {"kind": "your_turn", "room": room_id, "url": f"/r/{room_id}", "title": "Your move in Synomilia",
+                   "body": "Open the table to play.", "tag": f"your_turn:{room_id}", "lang": "en"}
+        registration = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
+        shown = worker.evaluate("""async (payload) => {
+            const event = new PushEvent('push', {data: JSON.stringify(payload)});
+            const waits = []; event.waitUntil = (p) => waits.push(p);
+            self.dispatchEvent(event); await Promise.all(waits);
+            return (await self.registration.getNotifications()).map((n) => ({title: n.title, body: n.body, data: n.data, tag: n.tag}));
+        }""", payload)
+        assert shown == [{"title": payload["title"], "body": payload["body"], "data": {"url": f"/r/{room_id}"},
+                          "tag": payload["tag"]}]
+        page.goto(server.base_url + "/")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        worker.evaluate("""async () => {
+            const [notification] = await self.registration.getNotifications();
+            const event = new NotificationEvent('notificationclick', {notification});
+            const waits = []; event.waitUntil = (p) => waits.push(p);
+            self.dispatchEvent(event); await Promise.all(waits);
+        }""")
+        opened = [p for p in context.pages if p.url == f"{server.base_url}/r/{room_id}"]
+        assert opened, [p.url for p in context.pages]
+        print("opened by", "a new window" if opened[0] is not page else "the site's window, moved")
+        table = opened[0]
+        table.locator("#table").wait_for()
+        table.wait_for_function("() => document.title.startsWith('● (1) ')")
+        assert table.locator("link[rel='icon']").get_attribute("data-badge") == "on"
+        table.screenshot(path=shots / f"table-from-notification-{locale}-{viewport['width']}.png")
+        assert registration == server.base_url + "/"
+
+        # The server goes away: a page asked for shows the offline page, in the reader's language first.
+        server.stop()
+        offline = context.new_page()
+        offline.goto(f"{server.base_url}/r/{room_id}")
+        offline.locator("#offline").wait_for()
+        first = offline.locator("#offline .offline-lang").first
+        assert first.get_attribute("lang") == ("ja" if ja else "en")
+        assert first.locator("h1").inner_text() == ("オフラインです" if ja else "You are offline")
+        assert offline.locator("#offline-retry").is_visible()
+        assert unnamed_controls(offline) == []
+        assert offline.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        offline.screenshot(path=shots / f"offline-{locale}-{viewport['width']}.png", full_page=True)
+        assert errors == []
+    finally:
+        context.close()
+        server.stop()
