@@ -144,10 +144,12 @@ export class NightPanel {
     const over = night.status === "over";
     const heading = over
       ? t("Game night — final standings", "ゲームナイト — 最終順位")
-      : t(
-          `Game night — after ${night.played} match${night.played === 1 ? "" : "es"}`,
-          `ゲームナイト — ${night.played}戦終了`,
-        );
+      : night.played
+        ? t(
+            `Game night — after ${night.played} match${night.played === 1 ? "" : "es"}`,
+            `ゲームナイト — ${night.played}戦終了`,
+          )
+        : t("Game night — the first match is next", "ゲームナイト — これから第1戦");
     const parts = [
       h("h2", { id: "night-board-title" }, heading),
       h("p", { class: "muted night-rules" }, scoringText(night)),

@@ -401,7 +401,8 @@ export class RoomPage {
         endPanel(m.outcome, {
           me: m.seat,
           nameOf: (s) => this.nameOf(s),
-          actions: [this.room.night_id ? nightEl : "", rematch.element, endNext],
+          // (a night's table moves on with the night's next table, not a new table of its own)
+          actions: [this.room.night_id ? nightEl : "", rematch.element, this.room.night_id ? "" : endNext],
           replayUrl: m.match_id ? `/static/replay.html?match=${encodeURIComponent(m.match_id)}` : null,
         }),
       );

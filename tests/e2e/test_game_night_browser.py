@@ -195,11 +195,13 @@ def test_three_people_play_a_night_of_three_games_and_a_late_joiner_sits_at_the_
 
 
 def test_two_people_and_a_bot(server, browser, shots):
-    aya, ben = page_in(browser, DESKTOP, japanese=True), page_in(browser, PHONE)
+    aya, ben = page_in(browser, PHONE, japanese=True), page_in(browser, DESKTOP)
     errors = watch_errors(aya) + watch_errors(ben)
     invite = create_room(aya, server.base_url, "Aya", "three_magic")
     join_room(ben, aya, invite, "Ben", 1)
     add_bot(aya, 2)
+    aya.locator("#make-night").wait_for()
+    check_page(aya, shots, "night-make-390-ja")
     aya.locator("#make-night").click()
     ben.locator("#night-scores").wait_for()
     start_match(aya)
@@ -216,7 +218,7 @@ def test_two_people_and_a_bot(server, browser, shots):
             next_game(aya, "mipolin", (aya, ben))  # the bot is seated again
         elif n == 1:
             next_game(aya, "peribit", (aya, ben))  # two seats: the bot sits out
-    check_page(aya, shots, "night-bot-1280-ja")
+    check_page(aya, shots, "night-bot-390-ja")
     assert len({m["first_player_id"] for m in night["matches"]} - {None}) == 2  # Peribit has none; the people alternate
     assert errors == []
 
