@@ -74,7 +74,8 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     async def lifespan(app: FastAPI):
         lag_probe.start()
         writer.start()
-        await app.state.notifier.start()  # the VAPID key (made and stored on the first start) and the senders
+        # the VAPID key (made and stored on the first start), the senders, the 12-hours-left hook
+        await app.state.notifier.start(app.state.hub.rooms)
         await app.state.hub.resume_running()
         app.state.live_sessions.start(db)
         yield

@@ -21,6 +21,7 @@ import requests
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
+from app.correspondence import reminders
 from app.limits.store import Rule
 from app.observability import metrics
 from app.push import keys, store
@@ -46,18 +47,35 @@ class Notifier:
         self._threads = ThreadPoolExecutor(max_workers=settings.push_workers, thread_name_prefix="push")
         self._sessions = SessionPerThread(settings.push_allow_loopback_http)
         self.busy = 0  # events being delivered now (tests wait for the queue to settle)
+        self._rooms: dict = {}  # the hub's live rooms (the matches run here)
 
-    async def start(self) -> None:
-        """Load (or make and store) the VAPID key, then start the sender tasks."""
+    async def start(self, rooms: dict | None = None) -> None:
+        """Load (or make and store) the VAPID key, start the sender tasks, and listen for the
+        correspondence deadlines' "12 hours left" of the matches run here (``rooms``: the hub's)."""
         self.vapid = await self.db.run(keys.load_or_create, self.settings.vapid_private_key)
         self.public_key = keys.public_key_b64(self.vapid)
         self.queue = asyncio.Queue(maxsize=self.settings.push_queue)
         self._tasks = [asyncio.create_task(self._work()) for _ in range(self.settings.push_workers)]
+        self._rooms = rooms if rooms is not None else {}
+        reminders.TWELVE_HOURS_LEFT.append(self._hours_left)
 
     def stop(self) -> None:
+        if self._hours_left in reminders.TWELVE_HOURS_LEFT:
+            reminders.TWELVE_HOURS_LEFT.remove(self._hours_left)
         for task in self._tasks:
             task.cancel()
         self._threads.shutdown(wait=False, cancel_futures=True)
+
+    def _hours_left(self, reminder: reminders.Reminder) -> None:
+        """The hook of app/correspondence/reminders.py: called once per deadline, by the process
+        that runs the match. The hook list is the process's; only the app whose hub runs that
+        match sends (tests run several apps in one process)."""
+        live = self._rooms.get(reminder.room_id)
+        match = live.runner if live is not None else None
+        if live is None or match is None or match.events is None or match.match_id != reminder.match_id:
+            return
+        if reminder.player_id and reminder.seat not in live.bot_seats:
+            self.notify([reminder.player_id], Event("hours_left", reminder.room_id, reminder.game))
 
     @property
     def idle(self) -> bool:

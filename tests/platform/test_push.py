@@ -12,6 +12,7 @@ import time
 import pytest
 
 import engines
+from app.clock import FakeClock
 from app.observability import metrics
 from tests.support.clients import Api, Socket
 from tests.support.driver import setup_room, states_by_version, stored_match
@@ -205,5 +206,42 @@ def test_without_the_test_setting_loopback_is_refused_and_never_posted_to(databa
         settle(running)
         assert push_service.received == [] and push_service.problems == []
         assert metrics.PUSHES.labels("refused")._value.get() > refused_before, "the sender refused them"
+    finally:
+        running.stop()
+
+
+def test_twelve_hours_left_is_pushed_once_per_deadline(database_url, push_service):
+    """A correspondence table (1 day per move, a fake clock): 12 hours before each awaited person's
+    deadline, that person gets one "12 hours left" push (the owner's hook,
+    app/correspondence/reminders.py); nothing more while the deadline stands."""
+    clock = FakeClock()
+    running = start_in_thread(database_url, clock=clock, push_allow_loopback_http=True)
+    try:
+        aki, ben = Api.new_player(running.base_url, "Aki"), Api.new_player(running.base_url, "Ben")
+        room = aki.post("/api/rooms", {"game": "synomilia", "seats": 2, "pace": "1d", "on_deadline": "bot"}).json()
+        assert ben.post(f"/api/rooms/{room['id']}/join").status_code == 200
+        subscribe(aki, push_service, "aki", kinds={"hours_left": True})
+        subscribe(ben, push_service, "ben", kinds={"hours_left": True})
+        assert aki.post(f"/api/rooms/{room['id']}/start").status_code == 200
+        awaited = [s for s in aki.get(f"/api/rooms/{room['id']}/view").json()["awaiting"] if s >= 0]
+        assert awaited
+        clock.advance(11 * 3600)
+        time.sleep(0.3)
+        settle(running)
+        assert push_service.received == [], "not before 12 hours are left"
+        clock.advance(3600 + 1)
+        names = {0: "aki", 1: "ben"}
+        for seat in awaited:
+            push_service.wait_for(names[seat], 1)
+        clock.advance(6 * 3600)
+        time.sleep(0.3)
+        settle(running)
+        for seat, name in names.items():
+            pushes = [p.payload for p in push_service.to(name)]
+            assert len(pushes) == (1 if seat in awaited else 0), (name, pushes)
+            for payload in pushes:
+                assert payload["kind"] == "hours_left" and payload["room"] == room["id"]
+                assert payload["title"] == "12 hours left in Synomilia"
+        assert push_service.problems == []
     finally:
         running.stop()
