@@ -50,10 +50,13 @@ def stored_deadlines(database_url: str, match_id: str) -> dict[int, float]:
 
 def wait_view(api: Api, room_id: str, check, timeout: float = 20.0) -> dict:
     deadline = time.monotonic() + timeout
+    view = None
     while time.monotonic() < deadline:
-        view = api.get(f"/api/rooms/{room_id}/view").json()
-        if check(view):
-            return view
+        response = api.get(f"/api/rooms/{room_id}/view")
+        if response.status_code == 200:  # (in a cluster, a 503 while a new owner takes the room)
+            view = response.json()
+            if check(view):
+                return view
         time.sleep(0.02)
     raise AssertionError(f"room {room_id}: the view never got there; last {view}")
 

@@ -1,0 +1,46 @@
+"""A correspondence deadline in a three-process cluster whose owner dies: the owner is killed
+(kill -9) while the deadline is a day away; the deadline passes while the room has no owner; the
+process that takes the room over re-arms it from PostgreSQL and fires the host's choice exactly
+once (the other processes, which only mirror the room, never fire it)."""
+
+from __future__ import annotations
+
+import time
+
+from tests.cluster.test_losing_a_node import owner_epoch, server_of, wait_for_new_owner
+from tests.platform.test_correspondence import stored_deadlines, wait_view
+from tests.platform.test_correspondence_restart import fired, move_deadline
+from tests.support.clients import Api
+from tests.support.cluster import LocalCluster
+
+
+def test_the_new_owner_fires_the_deadline_once(postgres_url, tmp_path):
+    with LocalCluster(postgres_url, tmp_path) as cluster:
+        aki, ben, cho = (Api.new_player(cluster.base_url, name) for name in ("Aki", "Ben", "Cho"))
+        room = aki.post("/api/rooms", {"game": "mipolin", "seats": 3, "pace": "2d", "on_deadline": "lose"}).json()
+        for api in (ben, cho):
+            assert api.post(f"/api/rooms/{room['id']}/join").status_code == 200
+        started = aki.post(f"/api/rooms/{room['id']}/start")
+        assert started.status_code == 200, started.text
+        match_id = started.json()["match_id"]
+        view = wait_view(aki, room["id"], lambda v: bool(v.get("awaiting")))
+        late = [s for s in view["awaiting"] if s >= 0][0]
+        until = time.monotonic() + 10
+        while late not in stored_deadlines(postgres_url, match_id):
+            assert time.monotonic() < until, "the first deadline was never stored"
+            time.sleep(0.05)
+        epoch, node = owner_epoch(postgres_url, match_id)
+        server_of(cluster, node).kill()
+        move_deadline(postgres_url, match_id, late, time.time() - 1)  # two days passed meanwhile
+        wait_for_new_owner(postgres_url, match_id, epoch, timeout=10.0)
+        ended = wait_view(aki, room["id"], lambda v: v["outcome"] is not None, timeout=20)
+        assert ended["outcome"]["ending"] == "timeout"
+        assert ended["outcome"]["ranks"][late] == max(ended["outcome"]["ranks"])
+        assert [(a["kind"], a["seat"]) for a in fired(postgres_url, match_id)] == [("timeout", late)]
+        assert stored_deadlines(postgres_url, match_id) == {}
+        # every remaining process answers with the same end; nothing more was logged
+        for server in cluster.servers:
+            if server.process is not None and server.process.poll() is None:
+                other = Api(server.base_url, aki.token).get(f"/api/rooms/{room['id']}/view").json()
+                assert other["outcome"] == ended["outcome"]
+        assert len(fired(postgres_url, match_id)) == 1
