@@ -39,6 +39,7 @@ from app.routers import endings  # ending a match early, a new table with the sa
 from app.endings import record as endings_record
 from app.push.notifier import Notifier
 from app.routers import push, pwa  # notifications and the installable app (issue 31)
+from app.routers import tables  # my tables, vacations (issue 31)
 from app.settings import ROOT, Settings, get_settings
 
 
@@ -132,7 +133,7 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     for module in (players, games, rooms, live, pages,
                    bots, stream,
                    leaderboard,  # after players, so /api/players/me keeps its route
-                   matches, me, rematch, endings, accounts, nights_router, player_charts,
+                   matches, me, tables, rematch, endings, accounts, nights_router, player_charts,
                    admin, push, pwa,
                    health, metrics, api_docs):
         app.include_router(module.router)

@@ -45,6 +45,9 @@ class Api:
     def patch(self, path: str, body=None, **kw) -> httpx.Response:
         return self.http.patch(path, json=body, headers=self._headers(), **kw)
 
+    def delete(self, path: str, **kw) -> httpx.Response:
+        return self.http.delete(path, headers=self._headers(), **kw)
+
 
 class Socket:
     """A live connection; ``received`` keeps every message in order.
