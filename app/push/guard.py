@@ -5,7 +5,11 @@ Checked three times: the URL when a browser subscribes (scheme, no user part, a 
 address the host resolves to before each post (all must be public), and the address each new
 connection actually reached (``guarded_session``), so a DNS answer that changes between the check
 and the connection (rebinding) still cannot reach a private address. No proxy from the
-environment, no redirects. The one exception is ``PUSH_ALLOW_LOOPBACK_HTTP``: tests stand in for
+environment, no redirects. The endpoint's server is whoever subscribed, so a post is bounded as a
+whole, not only per read (requests' ``timeout`` is per socket operation: a server dripping a byte
+at a time would hold a sender thread for ever): one connection per post (``Connection: close``),
+cut ``timeout`` seconds after it opened, and at most ``MAX_RESPONSE_BYTES`` of the answer's body
+read (the body is only ever logged). The one exception is ``PUSH_ALLOW_LOOPBACK_HTTP``: tests stand in for
 the push service on 127.0.0.1 (plain http or https on a loopback address, nothing else)."""
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 import threading
+import time
 from urllib.parse import urlsplit
 
 import requests
@@ -22,6 +27,8 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.exceptions import NewConnectionError
 
 MAX_ENDPOINT_CHARS = 1024
+MAX_RESPONSE_BYTES = 16 * 1024  # of a push service's answer's body: its error text at most
+DEFAULT_POST_SECONDS = 10.0  # the whole post, when the caller gives no timeout
 
 
 class EndpointRefused(ValueError):
@@ -84,12 +91,55 @@ class PeerRefused(NewConnectionError):
     """A connection reached an address the server may not post to; it was closed unused."""
 
 
+# The sender thread's post under way: when it must end (monotonic), and the cut-off timers of the
+# connections it opened (cancelled when the post is done).
+_post = threading.local()
+
+
+def _cut(sock: socket.socket) -> None:
+    """The post ran out of time: end the connection (a blocked read in the sender thread returns)."""
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+
+
 def _checked(sock: socket.socket, conn, scheme: str, allow_loopback_http: bool) -> socket.socket:
     peer = sock.getpeername()[0]
     if not address_allowed(peer, scheme, allow_loopback_http):
         sock.close()
         raise PeerRefused(conn, f"refused to post to {peer}: not a public address")
+    left = getattr(_post, "until", time.monotonic() + DEFAULT_POST_SECONDS) - time.monotonic()
+    timer = threading.Timer(max(0.0, left), _cut, (sock,))
+    timer.daemon = True
+    timer.start()
+    _post.timers = [*getattr(_post, "timers", []), timer]
     return sock
+
+
+def _seconds(timeout) -> float:
+    """The whole post's time limit from requests' ``timeout`` (seconds, or (connect, read))."""
+    if isinstance(timeout, (int, float)) and timeout > 0:
+        return float(timeout)
+    if isinstance(timeout, tuple) and all(isinstance(t, (int, float)) and t > 0 for t in timeout):
+        return float(sum(timeout))
+    return DEFAULT_POST_SECONDS
+
+
+def _read_capped(response: requests.Response) -> None:
+    """Read at most ``MAX_RESPONSE_BYTES`` of the body into ``response.content``, then close it."""
+    body = bytearray()
+    try:
+        for chunk in response.iter_content(4096):
+            body += chunk
+            if len(body) >= MAX_RESPONSE_BYTES:
+                break
+    except (requests.RequestException, OSError):
+        pass  # cut off, or broken: the status is what counts
+    finally:
+        response.close()
+    response._content = bytes(body[:MAX_RESPONSE_BYTES])
+    response._content_consumed = True
 
 
 def guarded_session(allow_loopback_http: bool) -> requests.Session:
@@ -116,9 +166,21 @@ def guarded_session(allow_loopback_http: bool) -> requests.Session:
             self.poolmanager.pool_classes_by_scheme = {"http": HTTPPool, "https": HTTPSPool}
 
     class Session(requests.Session):
-        def request(self, method, url, *args, **kwargs):  # the same call, never following a redirect
+        def request(self, method, url, *args, **kwargs):
+            """The same call, never following a redirect, bounded as a whole (module docstring)."""
             kwargs["allow_redirects"] = False
-            return super().request(method, url, *args, **kwargs)
+            kwargs["stream"] = True
+            kwargs["headers"] = {**(kwargs.get("headers") or {}), "Connection": "close"}
+            _post.until = time.monotonic() + _seconds(kwargs.get("timeout"))
+            try:
+                response = super().request(method, url, *args, **kwargs)
+                _read_capped(response)
+                return response
+            finally:
+                for timer in getattr(_post, "timers", []):
+                    timer.cancel()
+                _post.timers = []
+                del _post.until
 
     session = Session()
     session.trust_env = False  # no HTTP(S)_PROXY, no .netrc

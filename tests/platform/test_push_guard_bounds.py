@@ -1,0 +1,97 @@
+"""A push endpoint is chosen by whoever subscribes, so the server must not let one hold a sender
+thread or fill its memory: the whole post (connection, headers, body) is bounded in time and the
+answer's body is read only up to ``guard.MAX_RESPONSE_BYTES``. Real loopback sockets: a push
+"service" that answers with an endless body, and one that drips its headers a byte at a time."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+import requests
+
+from app.push import guard
+
+
+class Stub:
+    """A loopback TCP server answering every connection with ``behave(conn)``."""
+
+    def __init__(self, behave):
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.behave = behave
+        self.stopped = threading.Event()
+        self.sent = 0
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._one, args=(conn,), daemon=True).start()
+
+    def _one(self, conn: socket.socket) -> None:
+        try:
+            conn.recv(65536)  # the request (small)
+            self.behave(self, conn)
+        except OSError:
+            pass
+        finally:
+            conn.close()
+
+    def close(self) -> None:
+        self.stopped.set()
+        self.listener.close()
+
+
+def endless_body(stub: Stub, conn: socket.socket) -> None:
+    conn.sendall(b"HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n")
+    chunk = b"%x\r\n%s\r\n" % (65536, b"x" * 65536)
+    while not stub.stopped.is_set():
+        conn.sendall(chunk)
+        stub.sent += 65536
+
+
+def dripping_headers(stub: Stub, conn: socket.socket) -> None:
+    conn.sendall(b"HTTP/1.1 201 Created\r\n")
+    while not stub.stopped.is_set():
+        conn.sendall(b"X")  # one header line that never ends, a byte well within the read timeout
+        stub.sent += 1
+        stub.stopped.wait(0.2)
+
+
+def post_in_thread(url: str, timeout: float) -> tuple[threading.Thread, dict]:
+    out: dict = {}
+
+    def run() -> None:
+        session = guard.guarded_session(allow_loopback_http=True)
+        started = time.monotonic()
+        try:
+            response = session.post(url, data=b"{}", timeout=timeout)
+            out["status"] = response.status_code
+            out["body"] = len(response.content)
+        except requests.RequestException as exc:
+            out["error"] = type(exc).__name__
+        out["seconds"] = time.monotonic() - started
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, out
+
+
+@pytest.mark.parametrize("behave", [endless_body, dripping_headers], ids=["endless_body", "dripping_headers"])
+def test_a_post_is_bounded_in_time_and_memory(behave):
+    stub = Stub(behave)
+    try:
+        thread, out = post_in_thread(f"http://127.0.0.1:{stub.port}/push/x", timeout=2.0)
+        thread.join(30)  # a deadline, not a wait: an unbounded post never ends
+        assert not thread.is_alive(), f"the post was still running after 30 s ({stub.sent} bytes sent to it)"
+        assert out["seconds"] < 15, out
+        if "body" in out:
+            assert out["body"] <= guard.MAX_RESPONSE_BYTES, out
+    finally:
+        stub.close()
