@@ -41,8 +41,7 @@ def test_second_reveal_waits_for_the_delay(fake_clock_server):
     assert reveal["awaiting"] == [-1] and reveal["view"]["phase"] == "reveal"
     assert reveal["view"]["reveal"]["cards"][first] == cards[first]
     assert reveal["view"]["reveal"]["cards"][1 - first] is None
-    server.clock.advance(4.9)
-    time.sleep(0.3)
+    assert server.clock.advance(4.9) == 0  # no timer due yet: the reveal is not woken early
     assert apis[0].get(f"/api/rooms/{room_id}/view").json()["version"] == 4  # still waiting
     server.clock.advance(0.2)
     wait_for(lambda: apis[0].get(f"/api/rooms/{room_id}/view").json()["version"] == 5)
@@ -71,8 +70,7 @@ def test_placement_clock_plays_for_late_seats(fake_clock_server):
     # the guest decides in time; the host does not
     assert guest.get(f"/api/rooms/{room_id}/view").json()["legal_actions"][0] == {"type": "no_exchange"}
     assert guest.post(f"/api/rooms/{room_id}/actions", {"action": {"type": "no_exchange"}, "version": 0}).status_code == 200
-    server.clock.advance(29)
-    time.sleep(0.3)
+    assert server.clock.advance(29) == 0  # the host's deadline is not due yet
     assert host.get(f"/api/rooms/{room_id}/view").json()["version"] == 1
     server.clock.advance(1.5)
     placing = sock.latest_view(version=2)
