@@ -12,12 +12,20 @@ ROOM_OPERATIONS = [("get", ROOM), ("post", f"{ROOM}/join"), ("post", f"{ROOM}/le
 MATCH = "/api/matches/{match_id}"
 MATCH_OPERATIONS = [("get", MATCH), ("get", f"{MATCH}/replay"), ("get", f"{MATCH}/export"),
                     ("get", "/api/admin/matches/{match_id}"), ("get", "/api/admin/matches/{match_id}/replay")]
+NIGHT = "/api/nights/{night_id}"
+NIGHT_OPERATIONS = [("get", NIGHT), ("patch", NIGHT), ("post", f"{NIGHT}/join"), ("post", f"{NIGHT}/leave"),
+                    ("post", f"{NIGHT}/vote"), ("post", f"{NIGHT}/next"), ("post", f"{NIGHT}/end"),
+                    ("get", f"{NIGHT}/chart.svg"), ("get", f"{NIGHT}/standings.png")]
 NEXT_ACTION = {"room_id": "$request.path.room_id"}, {"action": "$response.body#/legal_actions/0",
                                                       "version": "$response.body#/version"}
 
 
 def _to_rooms(room_id: str) -> list:
     return [(method, path, {"room_id": room_id}, None) for method, path in ROOM_OPERATIONS]
+
+
+def _to_nights(night_id: str) -> list:
+    return [(method, path, {"night_id": night_id}, None) for method, path in NIGHT_OPERATIONS]
 
 
 def _to_matches(match_id: str) -> list:
@@ -27,8 +35,12 @@ def _to_matches(match_id: str) -> list:
 # (method, path, status) of a response -> [(method, path, parameters, request body)] it leads to.
 LINKS = {
     ("post", "/api/players", "201"): [("get", "/api/players/{player_id}", {"player_id": "$response.body#/id"}, None),
-                                      ("get", "/api/players/{player_id}/matches", {"player_id": "$response.body#/id"}, None)],
-    ("post", "/api/rooms", "201"): _to_rooms("$response.body#/id"),
+                                      ("get", "/api/players/{player_id}/matches", {"player_id": "$response.body#/id"}, None),
+                                      ("get", "/api/players/{player_id}/stats", {"player_id": "$response.body#/id"}, None)],
+    ("post", "/api/rooms", "201"): _to_rooms("$response.body#/id")
+    + [("post", "/api/nights", {}, {"room_id": "$response.body#/id"})],  # a game night from the new table
+    ("post", "/api/nights", "201"): _to_nights("$response.body#/id"),
+    ("get", NIGHT, "200"): _to_nights("$response.body#/id"),
     ("post", f"{ROOM}/join", "200"): _to_rooms("$response.body#/id"),
     ("post", f"{ROOM}/bots", "200"): _to_rooms("$response.body#/id"),
     ("post", f"{ROOM}/start", "200"): _to_rooms("$response.body#/id") + _to_matches("$response.body#/match_id"),
