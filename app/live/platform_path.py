@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 
 from app.endings import actions as platform
 from app.errors import ApiError
@@ -19,7 +20,11 @@ log = logging.getLogger("asobiba.runner")
 
 class PlatformPath:
     def __init__(self, runner):
-        self.runner = runner  # a ``MatchRunner``
+        self._runner = weakref.ref(runner)  # a ``MatchRunner``, weakly: as ``MatchViews`` holds it
+
+    @property
+    def runner(self):
+        return self._runner()
 
     def seats(self) -> platform.Seats:
         runner = self.runner

@@ -11,6 +11,7 @@ import asyncio
 import logging
 import random
 import time
+import weakref
 from concurrent.futures import Executor
 from typing import Any, Protocol
 
@@ -73,7 +74,9 @@ class Timed(Protocol):
 
 class MatchTimers:
     def __init__(self, runner: Timed, clock):
-        self.runner = runner
+        # Weakly, as ``MatchViews`` holds it (no reference cycle per match); a pending step or
+        # clock task holds its runner itself, from its start to its end.
+        self._runner = weakref.ref(runner)
         self.clock = clock
         self.deadlines: dict[int, float] = {}  # seat -> when its clock runs out (clock time)
         self._tasks: list[asyncio.Task] = []  # this version's automatic steps and bot moves
@@ -82,6 +85,10 @@ class MatchTimers:
         # (so a move costs no timer task per awaited seat).
         self._clock_task: asyncio.Task | None = None
         self._clock_due: float | None = None
+
+    @property
+    def runner(self) -> Timed:
+        return self._runner()  # type: ignore[return-value]  # (alive: its runner or a task of it called)
 
     # --- this version's steps ------------------------------------------------------------------
 
@@ -116,8 +123,9 @@ class MatchTimers:
         self._tasks.append(asyncio.create_task(coroutine))
 
     async def _at(self, when: float, seat: int, action: dict, version: int) -> None:
+        runner = self.runner
         await self.clock.sleep_until(when)
-        await self._submit_quietly(seat, action, version)
+        await self._submit_quietly(runner, seat, action, version)
 
     async def _bot_move(self, seat: int, version: int, when: float) -> None:
         runner = self.runner
@@ -140,17 +148,18 @@ class MatchTimers:
                           runner.match_id)
             action = rng.choice(legal)
         metrics.bot_thought(runner.engine.id, time.perf_counter() - started)
-        await self._submit_quietly(seat, action, version)
+        await self._submit_quietly(runner, seat, action, version)
 
-    async def _submit_quietly(self, seat: int, action: dict, version: int) -> None:
+    @staticmethod
+    async def _submit_quietly(runner: Timed, seat: int, action: dict, version: int) -> None:
         try:
-            await self.runner.submit(seat, action, version)
+            await runner.submit(seat, action, version)
         except ApiError as exc:
             if exc.code not in EXPECTED_REFUSALS:
-                log.warning("automatic action for seat %s refused in match %s: %s", seat, self.runner.match_id,
+                log.warning("automatic action for seat %s refused in match %s: %s", seat, runner.match_id,
                             exc.message)
         except Exception:
-            log.exception("automatic action failed in match %s", self.runner.match_id)
+            log.exception("automatic action failed in match %s", runner.match_id)
 
     # --- clocks --------------------------------------------------------------------------------
 
@@ -197,7 +206,7 @@ class MatchTimers:
         elif seat is not None:
             action = runner.engine.on_timeout(runner.state, seat)
             actor = seat if action in runner.engine.legal_actions(runner.state, seat) else SYSTEM
-            await self._submit_quietly(actor, action, runner.version)
+            await self._submit_quietly(runner, actor, action, runner.version)
         if self._clock_task is None and not runner.closing:  # nothing was due, or the timeout was refused:
             self._arm_clock(skip=seat)                        # not tried again
 

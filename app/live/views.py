@@ -4,6 +4,7 @@ that reconnect (``resync_window``). Composed by ``MatchRunner``, which tells it 
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter, deque
 from typing import Any, Protocol
 
@@ -28,7 +29,10 @@ class Shown(Protocol):
 
 class MatchViews:
     def __init__(self, runner: Shown, resync_window: int):
-        self.runner = runner
+        # Weakly: the runner holds its views, and a back-reference would make every finished
+        # match a reference cycle (~200 objects with its kept states) that only a full garbage
+        # collection frees (app/observability/gc_tuning.py). Reached only through its runner.
+        self._runner = weakref.ref(runner)
         # (version, state, platform table) of the versions kept for reconnects
         self.history: deque[tuple[int, object, platform.Table]] = deque([(runner.version, runner.state, runner.table)],
                                                                         maxlen=resync_window + 1)
@@ -41,6 +45,10 @@ class MatchViews:
         self._current: dict[int | None, tuple[dict, Encoded]] = {}
         # How many messages were encoded, per seat (None = spectators): once per version at most.
         self.encodes: Counter[int | None] = Counter()
+
+    @property
+    def runner(self) -> Shown:
+        return self._runner()  # type: ignore[return-value]  # (alive: its runner called)
 
     def advanced(self, version: int, state, table: platform.Table) -> None:
         """A new version is current (kept for reconnects; every seat's message is made anew)."""

@@ -121,7 +121,9 @@ LOOP_LAG_MAX = _Largest()
 
 def watch_gc() -> None:
     """Time every collection of the garbage collector (``GC_PAUSE``, ``GC_PAUSE_MAX``) and count
-    what it freed (``GC_COLLECTED``); a server process calls this once."""
+    what it freed (``GC_COLLECTED``); once per process (a second call changes nothing)."""
+    if any(getattr(callback, "asobiba_timer", False) for callback in gc.callbacks):
+        return
     started = [0.0]
     pauses = [_child(GC_PAUSE, str(generation)) for generation in range(3)]
     collected = [_child(GC_COLLECTED, str(generation)) for generation in range(3)]
@@ -137,6 +139,7 @@ def watch_gc() -> None:
             if info["collected"]:
                 collected[generation].inc(info["collected"])
 
+    timed.asobiba_timer = True  # type: ignore[attr-defined]
     gc.callbacks.append(timed)
 
 

@@ -66,3 +66,36 @@ def test_rooms_loaded_by_requests_leave_memory_once_idle(idle_server):
         seat["player_id"] == reader.player_id for seat in m["room"]["seats"]))
     socket.close()
     assert wait_for(lambda: idle_server.clock.advance(IDLE) or not hub.rooms), sorted(hub.rooms)
+
+
+def test_a_finished_match_is_freed_without_the_cyclic_collector(database_url):
+    """A match's runner and its parts (views, timers, platform path) hold no reference cycle: once
+    a rematch replaces it, reference counting frees it with its kept states at once (issue 34: a
+    cycle per match reached the oldest generation, which only a full collection scans)."""
+    import gc
+    import random
+    import weakref
+
+    from tests.support.driver import play_over_sockets, setup_room
+
+    server = start_in_thread(database_url)
+    try:
+        room_id, apis = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 0})
+        assert apis[0].post(f"/api/rooms/{room_id}/start").status_code == 200
+        sockets = {seat: Socket(server.ws_url, room_id, api.token) for seat, api in enumerate(apis)}
+        first = sockets[0].latest_view()
+        runner = weakref.ref(server.app.state.hub.rooms[room_id].runner)
+        final = play_over_sockets(apis[0], room_id, sockets, random.Random(3))
+        assert final["match_id"] == first["match_id"] and final["outcome"] is not None
+        gc.disable()  # from here only reference counting frees anything
+        try:
+            for sock in sockets.values():
+                sock.send({"type": "rematch"})
+            sockets[0].recv_until(lambda m: m["type"] == "view" and m["match_id"] != first["match_id"], timeout=20)
+            assert wait_for(lambda: runner() is None), gc.get_referrers(runner())
+        finally:
+            gc.enable()
+        for sock in sockets.values():
+            sock.close()
+    finally:
+        server.stop()

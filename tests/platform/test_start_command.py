@@ -37,17 +37,20 @@ def test_start_command_creates_and_migrates_the_default_database(tmp_path):
 
 
 def test_the_start_command_tunes_the_garbage_collector():
-    """``GC_YOUNG_THRESHOLD`` young collections; 0 keeps Python's default; what exists at start is frozen."""
+    """``GC_YOUNG_THRESHOLD`` / ``GC_MIDDLE_THRESHOLD`` (0 keeps Python's), no full collection by
+    itself unless ``GC_FULL_THRESHOLD`` says so; what exists at start is frozen."""
     import gc
 
-    from app.__main__ import tune_gc
+    from app.observability.gc_tuning import NEVER, tune_gc
 
     before = gc.get_threshold()
     try:
         tune_gc(0)
-        assert gc.get_threshold() == before and gc.get_freeze_count() > 0
-        tune_gc(1234)
-        assert gc.get_threshold() == (1234, *before[1:])
+        assert gc.get_threshold() == (*before[:2], NEVER) and gc.get_freeze_count() > 0
+        tune_gc(1234, 3, 7)
+        assert gc.get_threshold() == (1234, 3, 7)
+        tune_gc(1234, 0, 0)
+        assert gc.get_threshold() == (1234, 3, NEVER)
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)

@@ -1,0 +1,63 @@
+"""How the server process tunes Python's cyclic garbage collector (issue 34: no stop of the loop
+longer than ~20 ms at 1,000 rooms).
+
+A collection stops the whole process (every socket and room) for as long as it scans, and it
+scans every tracked object of the generations it collects. So each generation is kept small:
+
+- ``gc.freeze()`` after start-up: modules, routes and the app live as long as the process and are
+  never scanned again;
+- a young collection after ``GC_YOUNG_THRESHOLD`` new objects and a middle one after
+  ``GC_MIDDLE_THRESHOLD`` young ones, so neither scans more than a few times 10,000 objects;
+- no full collection by itself (``GC_FULL_THRESHOLD`` 0): it would scan every live room, socket
+  and state of the process (a second or more at 1,000 rooms). Objects that outlive the middle
+  generation are freed by reference counting like any other when they die; only garbage in
+  reference cycles that reached the oldest generation waits for the full collection run every
+  ``GC_FULL_EVERY_SECONDS`` (``FullCollections``), whose pause the metrics show.
+
+Each pause is timed for the metrics (``asobiba_gc_pause_seconds``, app/observability/metrics.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import time
+
+from app.observability import metrics
+
+log = logging.getLogger("asobiba.gc")
+
+NEVER = 2**31 - 1  # a threshold the oldest generation's count never reaches
+
+
+def tune_gc(young: int, middle: int = 0, full: int = 0) -> None:
+    """Freeze what exists, time every collection, and set the thresholds (0 for ``young`` or
+    ``middle`` keeps Python's; 0 for ``full``: no full collection by itself)."""
+    gc.freeze()
+    metrics.watch_gc()
+    default_young, default_middle, _ = gc.get_threshold()
+    gc.set_threshold(young or default_young, middle or default_middle, full or NEVER)
+
+
+class FullCollections:
+    """A full collection every ``interval`` seconds on the event loop (0: none)."""
+
+    def __init__(self, interval: float):
+        self.interval = interval
+        self._handle: asyncio.TimerHandle | None = None
+
+    def start(self) -> None:
+        if self.interval > 0 and self._handle is None:
+            self._handle = asyncio.get_running_loop().call_later(self.interval, self._collect)
+
+    def _collect(self) -> None:
+        started = time.perf_counter()
+        found = gc.collect()
+        log.info("full garbage collection: %d objects in reference cycles, %.0f ms", found,
+                 1000 * (time.perf_counter() - started))
+        self._handle = asyncio.get_running_loop().call_later(self.interval, self._collect)
+
+    def stop(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
