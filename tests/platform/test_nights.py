@@ -145,6 +145,11 @@ def test_refusals_and_bounds(server):
     joined = ben.post(f"/api/nights/{night['id']}/join").json()  # seated at once: the table has a free seat
     assert ben.player_id in [s["player_id"] for s in aya.get(f"/api/rooms/{room['id']}").json()["seats"]]
     assert {p["player_id"] for p in joined["players"]} == {aya.player_id, ben.player_id}
+    marked = Api.new_player(server.base_url, '<script>alert("x")</script>')  # a name is text, never markup
+    assert marked.post(f"/api/nights/{night['id']}/join").status_code == 200
+    svg = aya.get(f"/api/nights/{night['id']}/chart.svg").text
+    assert "<script>" not in svg and "&lt;script&gt;" in svg
+    assert aya.get(f"/api/nights/{night['id']}/standings.png").content[:4] == b"\x89PNG"
     assert aya.patch(f"/api/nights/{night['id']}", {"scoring": "wins", "best_of": 5}).json()["best_of"] == 5
     assert ben.post(f"/api/nights/{night['id']}/end").json()["error"]["code"] == "not_host"
     assert aya.post(f"/api/nights/{night['id']}/end").json()["status"] == "over"
