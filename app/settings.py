@@ -179,24 +179,13 @@ class Settings(BaseSettings):
     # each view's frame is built once and written as is to every socket of its seat
     # (app/live/socket_protocol.py); "websockets" remains for operators who need it.
     ws_protocol: Literal["websockets-sansio", "websockets"] = "websockets-sansio"
-    # Python's cyclic garbage collector (tuned by ``python -m app``, app/__main__.py; issue 34).
-    # A collection stops every room of the process for as long as it scans, so each generation's
-    # size is bounded: a young collection after this many new container objects (Python's
-    # default is 700: it ran several times per move and promoted each move's messages)...
-    gc_young_threshold: int = 5_000
-    # ...a middle one after this many young ones (Python's 10 made middle collections of up to
-    # 10 x 50,000 objects: ~300 ms at 500 rooms)...
-    gc_middle_threshold: int = 2
-    # ...and a full one, which scans every live object of the process (rooms, sockets, states),
-    # after this many middle ones AND once a quarter more objects than the last full one found
-    # survived (Python's rule). 0: never by itself, only every ``gc_full_every_seconds``.
-    gc_full_threshold: int = 0
-    # A full collection every this many seconds (0: none) for the garbage in reference cycles
-    # that lived long enough to reach the oldest generation; its pause shows in
-    # ``asobiba_gc_pause_seconds{generation="2"}``.
-    gc_full_every_seconds: float = 3600.0
-    # The loop-lag probe's period (app/observability/loop_lag.py), in milliseconds; 0 = off.
-    loop_lag_interval_ms: int = 25
+    # Python's cyclic garbage collector, tuned by ``python -m app``: each generation's size and
+    # why (a collection stops every room while it scans) in app/observability/gc_tuning.py.
+    gc_young_threshold: int = 5_000  # new objects between young collections (0: Python's 700)
+    gc_middle_threshold: int = 2  # young collections between middle ones (0: Python's 10)
+    gc_full_threshold: int = 0  # middle ones between full ones (0: never by itself)
+    gc_full_every_seconds: float = 3600.0  # a scheduled full collection (0: none)
+    loop_lag_interval_ms: int = 25  # app/observability/loop_lag.py (0: off)
 
     @field_validator("admin_token", "metrics_token")
     @classmethod
