@@ -142,7 +142,8 @@ function kindsCard(prefs) {
         toast(err.message);
       }
     });
-    return h("p", { class: "check" }, box, " ", h("label", { for: id }, t(en, ja)));
+    // the label holds the box: the whole row (≥ 44 px high on a phone) is the touch target
+    return h("p", {}, h("label", { class: "check", for: id }, box, " ", t(en, ja)));
   });
   return h(
     "section",
@@ -175,10 +176,14 @@ function soundCard(prefs) {
     h("h2", {}, t("On the page", "ページで")),
     h(
       "p",
-      { class: "check" },
-      box,
-      " ",
-      h("label", { for: "sound-setting" }, t("Play a sound when my turn begins", "自分の番になったら音を鳴らす")),
+      {},
+      h(
+        "label",
+        { class: "check", for: "sound-setting" },
+        box,
+        " ",
+        t("Play a sound when my turn begins", "自分の番になったら音を鳴らす"),
+      ),
     ),
     h(
       "p",

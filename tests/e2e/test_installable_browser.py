@@ -14,17 +14,11 @@ import pytest
 
 from tests.support.browser import ARGS, CHROMIUM, DESKTOP, PHONE, unnamed_controls, watch_errors
 from tests.support.clients import Api
-from tests.support.databases import fresh_database
+from tests.e2e.test_touch_targets_browser import MEASURE, small_and_overlapping
+from tests.support.axe import severe_violations
 from tests.support.server import start_in_thread
 
 CASES = [("en-US", DESKTOP), ("ja-JP", PHONE)]
-
-
-@pytest.fixture
-def database_url(tmp_path):
-    """SQLite only: what the browser does here does not depend on the database."""
-    with fresh_database("sqlite", tmp_path) as url:
-        yield url
 
 
 def png_size(body: bytes) -> tuple[int, int]:
@@ -93,6 +87,12 @@ def test_installable_counted_offline_and_a_notification_opens_its_table(database
         assert ("許可" if ja else "did not allow") in page.locator("#toast").inner_text()
         assert api.get("/api/me/notifications").json()["subscriptions"] == 0
         assert unnamed_controls(page) == []
+        assert severe_violations(page) == []
+        if viewport is PHONE:  # a tick box's target is its row: the label that holds it (≥ 44 px)
+            rows = page.eval_on_selector_all("label.check", "els => els.map(e => [e.offsetWidth, e.offsetHeight])")
+            assert len(rows) == 5 and all(w >= 44 and h >= 44 for w, h in rows), rows
+            boxes = [b for b in page.evaluate(MEASURE, 44) if not b["name"].startswith(("kind-", "sound-setting"))]
+            assert small_and_overlapping(boxes) == ([], [])
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         page.screenshot(path=shots / f"notifications-{locale}-{viewport['width']}.png", full_page=True)
 
@@ -139,6 +139,7 @@ def test_installable_counted_offline_and_a_notification_opens_its_table(database
         assert first.locator("h1").inner_text() == ("オフラインです" if ja else "You are offline")
         assert offline.locator("#offline-retry").is_visible()
         assert unnamed_controls(offline) == []
+        assert severe_violations(offline) == []
         assert offline.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         offline.screenshot(path=shots / f"offline-{locale}-{viewport['width']}.png", full_page=True)
         assert errors == []
