@@ -32,6 +32,8 @@ from app.settings import Settings
 log = logging.getLogger("asobiba.push")
 
 TTL_SECONDS = 24 * 3600  # a push waits this long for a browser that is offline
+# Threads that resolve the host of an endpoint a browser subscribes with (``check``).
+RESOLVER_THREADS = 4
 
 
 class Notifier:
@@ -46,6 +48,10 @@ class Notifier:
         self._tasks: list[asyncio.Task] = []
         self._threads = ThreadPoolExecutor(max_workers=settings.push_workers, thread_name_prefix="push")
         self._sessions = SessionPerThread(settings.push_allow_loopback_http)
+        # The subscriber chooses the endpoint's host, so its DNS server: a lookup that hangs holds
+        # one of these threads, never the event loop's default executor (the readiness probe, the
+        # hub's writes) nor the senders.
+        self._resolvers = ThreadPoolExecutor(max_workers=RESOLVER_THREADS, thread_name_prefix="push-dns")
         self.busy = 0  # events being delivered now (tests wait for the queue to settle)
         self._rooms: dict = {}  # the hub's live rooms (the matches run here)
 
@@ -59,12 +65,19 @@ class Notifier:
         self._rooms = rooms if rooms is not None else {}
         reminders.TWELVE_HOURS_LEFT.append(self._hours_left)
 
+    async def check(self, endpoint: str) -> None:
+        """The endpoint's URL and every address of its host (``EndpointRefused``), in the resolver
+        threads. A caller that stops waiting (a timeout) cancels a lookup that has not begun."""
+        allow = self.settings.push_allow_loopback_http
+        await asyncio.get_running_loop().run_in_executor(self._resolvers, check_endpoint, endpoint, allow)
+
     def stop(self) -> None:
         if self._hours_left in reminders.TWELVE_HOURS_LEFT:
             reminders.TWELVE_HOURS_LEFT.remove(self._hours_left)
         for task in self._tasks:
             task.cancel()
         self._threads.shutdown(wait=False, cancel_futures=True)
+        self._resolvers.shutdown(wait=False, cancel_futures=True)
 
     def _hours_left(self, reminder: reminders.Reminder) -> None:
         """The hook of app/correspondence/reminders.py: called once per deadline, by the process

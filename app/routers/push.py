@@ -23,7 +23,7 @@ from app.models import Room, RoomSeat
 from app.errors import ApiError
 from app.limits.rest import rate_limit
 from app.push import store
-from app.push.guard import MAX_ENDPOINT_CHARS, EndpointRefused, check_endpoint, check_url
+from app.push.guard import MAX_ENDPOINT_CHARS, EndpointRefused, check_url
 
 router = APIRouter(tags=["notifications"])
 RESOLVE_SECONDS = 5.0  # the endpoint's host must resolve within this long
@@ -118,12 +118,13 @@ async def set_notifications(body: PrefsUpdate, request: Request, player: Current
     409: {"description": "`too_many_subscriptions`: the player has the most browsers subscribed"},
     422: {"description": "`bad_endpoint`: not an https endpoint on a public address"}, **THROTTLED},
     summary="Subscribe this browser (the caller's)")
-async def subscribe(body: NewSubscription, player: CurrentPlayer, db: DbDep, settings: SettingsDep) -> dict:
+async def subscribe(body: NewSubscription, request: Request, player: CurrentPlayer, db: DbDep,
+                    settings: SettingsDep) -> dict:
     allow = settings.push_allow_loopback_http
     try:
         check_url(body.endpoint, allow)
-        # DNS may block: a worker thread, bounded in time.
-        await asyncio.wait_for(asyncio.to_thread(check_endpoint, body.endpoint, allow), RESOLVE_SECONDS)
+        # DNS may block: the notifier's resolver threads (not the shared default executor), bounded in time.
+        await asyncio.wait_for(request.app.state.notifier.check(body.endpoint), RESOLVE_SECONDS)
     except EndpointRefused as exc:
         raise ApiError(422, "bad_endpoint", str(exc)) from None
     except asyncio.TimeoutError:

@@ -13,6 +13,9 @@ import pytest
 import requests
 
 from app.push import guard
+from tests.support.clients import Api
+from tests.support.push_service import Subscriber
+from tests.support.server import start_in_thread
 
 
 class Stub:
@@ -95,3 +98,42 @@ def test_a_post_is_bounded_in_time_and_memory(behave):
             assert out["body"] <= guard.MAX_RESPONSE_BYTES, out
     finally:
         stub.close()
+
+
+def test_a_resolver_that_hangs_holds_only_the_subscriptions_own_threads(database_url, monkeypatch):
+    """A subscriber chooses the endpoint's host, so its DNS server too: one that never answers must
+    not take the threads the rest of the server shares (the readiness probe's database ping, the
+    hub's writes run in the event loop's default executor). The resolver is the one stand-in here:
+    lookups of ``*.hang.test`` block until the test ends, as a DNS server that does not answer."""
+    release = threading.Event()
+    real = socket.getaddrinfo
+
+    def hanging(host, *args, **kwargs):
+        if isinstance(host, str) and host.endswith(".hang.test"):
+            release.wait(60)
+            raise socket.gaierror("no answer")
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", hanging)
+    server = start_in_thread(database_url)
+    try:
+        api = Api.new_player(server.base_url, "Aya")
+        body = Subscriber("/x").subscription("https://push.hang.test")
+        results: list[int] = []
+
+        def subscribe() -> None:
+            results.append(api.post("/api/me/push-subscriptions", body).status_code)
+
+        threads = [threading.Thread(target=subscribe, daemon=True) for _ in range(12)]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 4  # while every lookup hangs (each request waits 5 s)
+        while time.monotonic() < deadline:
+            ready = api.get("/readyz")
+            assert ready.status_code == 200, ready.text
+        for thread in threads:
+            thread.join(30)
+        assert results == [422] * 12, results
+    finally:
+        release.set()
+        server.stop()
