@@ -19,7 +19,7 @@ from app.nights import scoring
 from tests.support.axe import severe_violations
 from tests.support.browser import DESKTOP, PHONE, add_bot, create_room, join_room, start_match, unnamed_controls, watch_errors
 from tests.support.databases import fresh_database
-from tests.support.server import ServerProcess
+from tests.support.server import ADMIN_TOKEN, ServerProcess
 
 JA = "localStorage.setItem('asobiba.lang', 'ja');"
 
@@ -191,6 +191,12 @@ def test_three_people_play_a_night_of_three_games_and_a_late_joiner_sits_at_the_
     aya.wait_for_url(re.compile(r"/static/replay\.html\?match="))
     assert night["matches"][1]["match_id"] in aya.url
     aya.locator(".game-mipolin").wait_for()
+    # an admin (the token in this tab) opens a match's admin replay from the night's page
+    aya.goto(f"{server.base_url}/n/{night['id']}")
+    aya.evaluate("(token) => sessionStorage.setItem('asobiba.admin_token', token)", ADMIN_TOKEN)
+    aya.locator(".night-admin-replay").nth(2).click()
+    aya.wait_for_url(re.compile(r"/static/admin\.html\?match="))
+    aya.locator("#admin-replay .game-makelandia").first.wait_for()
     assert errors == []
 
 
