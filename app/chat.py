@@ -7,6 +7,7 @@ app/limits/, charged only for messages that would be stored), and always sent as
 
 from __future__ import annotations
 
+import logging
 from datetime import timezone
 
 from sqlalchemy import ColumnElement, and_, or_, select
@@ -22,6 +23,8 @@ from app.protocol.client_messages import Chat
 from app.push.events import chat_mentions
 from app.settings import Settings
 from app.unavailable import is_outage, unavailable
+
+log = logging.getLogger("asobiba.chat")
 
 HISTORY = 50
 # The channel of the room's notices (a bot plays for someone, someone is back): stored with the
@@ -74,7 +77,10 @@ async def handle_chat(live: LiveRoom, connection: Connection, message: Chat, gua
     stored = await db.run(_store, live.id, connection.player_id, channel, text, match_id)
     live.push_to({"type": "chat", "message": stored}, seats)
     if notifier is not None:  # stored here, once: "@name" is pushed from here (app/push/events.py)
-        chat_mentions(notifier, live, connection.player_id, stored["name"], text, seats)
+        try:
+            chat_mentions(notifier, live, connection.player_id, stored["name"], text, seats)
+        except Exception:  # the message is stored and sent; a failed extra must not refuse it
+            log.exception("mention notifications of room %s failed", live.id)
 
 
 async def send_history(live: LiveRoom, connection: Connection, db: Database) -> None:

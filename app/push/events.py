@@ -13,11 +13,15 @@ Bots are never notified."""
 
 from __future__ import annotations
 
+import logging
 import unicodedata
 from collections.abc import Callable, Iterable
 
 from app.live.room import LiveRoom
 from app.push.texts import Event
+
+
+log = logging.getLogger("asobiba.push")
 
 
 def _fold(text: str) -> str:
@@ -37,6 +41,16 @@ class MatchEvents:
         self.advanced(runner, frozenset(), False)
 
     def advanced(self, runner, before: frozenset[int], ended: bool) -> None:
+        """Called on the apply path after each committed version: cheap when nobody new is
+        awaited, and never lets a failure here reach the move (it is logged)."""
+        if not ended and not (runner.awaited - before):
+            return
+        try:
+            self._advanced(runner, before, ended)
+        except Exception:
+            log.exception("notifications of match %s failed", getattr(runner, "match_id", "?"))
+
+    def _advanced(self, runner, before: frozenset[int], ended: bool) -> None:
         live = self.room()
         if live is None:
             return
