@@ -289,7 +289,9 @@ function draw(night) {
 
 async function poll() {
   try {
-    draw(await api("GET", `/api/nights/${nightId}`));
+    const night = await api("GET", `/api/nights/${nightId}`);
+    draw(night);
+    if (night.status === "over") return; // final: nothing changes any more
   } catch (err) {
     if (err.status === 404) {
       main.replaceChildren(

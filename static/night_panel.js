@@ -87,7 +87,7 @@ export class NightPanel {
       }
       return;
     }
-    const key = `${room.night_id}/${room.status}/${room.match_id}`;
+    const key = `${room.night_id}/${room.status}/${room.match_id}/${room.seats.map((s) => s.player_id).join()}`;
     if (this.loadedFor !== key) {
       this.loadedFor = key;
       this.refresh();

@@ -33,9 +33,10 @@ class Series:
 
 
 def line_chart(series: list[Series], x_labels: list[str], title: str, desc: str, y_label: str,
-               width: int = 520, height: int = 300, from_zero: bool = False) -> str:
+               width: int = 520, height: int = 300, from_zero: bool = False, chart_id: str = "chart") -> str:
     """A line chart: one ``<polyline class="series" data-key>`` per series with one point per value
-    that is not None, a marker per point, a legend, and numbered x and y axes."""
+    that is not None, a marker per point, a legend, and numbered x and y axes. ``chart_id`` names
+    its title and description (unique on a page that shows several charts)."""
     left, right, top, bottom = 52, 16, 16, 46
     legend_rows = (len(series) + 2) // 3
     legend_h = 24 * legend_rows
@@ -56,8 +57,8 @@ def line_chart(series: list[Series], x_labels: list[str], title: str, desc: str,
         return top + plot_h * (1 - (v - low) / (high - low))
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height + legend_h}" role="img" '
-           f'aria-labelledby="chart-title chart-desc" class="chart">',
-           f'<title id="chart-title">{escape(title)}</title><desc id="chart-desc">{escape(desc)}</desc>',
+           f'aria-labelledby="{chart_id}-title {chart_id}-desc" class="chart">',
+           f'<title id="{chart_id}-title">{escape(title)}</title><desc id="{chart_id}-desc">{escape(desc)}</desc>',
            f'<rect x="0" y="0" width="{width}" height="{height + legend_h}" fill="#fff"/>']
     for tick in ticks:
         out.append(f'<line x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#ddd"/>')

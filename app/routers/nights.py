@@ -180,7 +180,7 @@ def night_chart(night: dict, lang: str) -> str:
     series = [charts.Series(s["player_id"], s["name"], [float(v) for v in s["cumulative"]]) for s in night["standings"]]
     labels = [words["match"].format(n=i + 1) for i in range(night["played"])]
     desc = words["desc"] + " " + "; ".join(f'{s["name"]}: {s["total"]}' for s in night["standings"])
-    return charts.line_chart(series, labels, words["title"], desc, words["y"], from_zero=True)
+    return charts.line_chart(series, labels, words["title"], desc, words["y"], from_zero=True, chart_id="night-chart")
 
 
 @router.get("/{night_id}/chart.svg", **READ, response_class=Response)

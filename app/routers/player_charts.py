@@ -92,5 +92,6 @@ async def rating_chart(player_id: PlayerId, db: DbDep, game: Annotated[str, Quer
     series = [charts.Series(engine.id, engine.title, [float(p["value"]) for p in points],
                             [bool(p["provisional"]) for p in points])]
     svg = charts.line_chart(series, [str(i + 1) for i in range(len(points))], title.format(game=engine.title),
-                            desc.format(name=name, game=engine.title) + " " + ", ".join(p["shown"] for p in points), y_label)
+                            desc.format(name=name, game=engine.title) + " " + ", ".join(p["shown"] for p in points), y_label,
+                            chart_id=f"rating-{engine.id}")
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
