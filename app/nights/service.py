@@ -44,6 +44,21 @@ def current_room(session: Session, night_id: str) -> Room | None:
                            .order_by(Room.created_at.desc(), Room.id).limit(1)).first()
 
 
+def current_room_id(session: Session, night_id: str) -> str | None:
+    room = current_room(session, night_id)
+    return room.id if room is not None else None
+
+
+def _table_locked(session: Session, night_id: str) -> Room | None:
+    """The night's current table; one that has not started is read again under its row lock (what
+    a room join or start holds), so its seats are read after any change under way, never
+    overwritten by a seat taken meanwhile."""
+    room = current_room(session, night_id)
+    if room is not None and room.status == "open":
+        session.refresh(room, with_for_update=True)
+    return room
+
+
 def members(session: Session, night_id: str) -> list[NightMember]:
     return list(session.scalars(select(NightMember).where(NightMember.night_id == night_id).order_by(NightMember.seq)))
 
@@ -115,7 +130,7 @@ def join(session: Session, night_id: str, player_id: str) -> str | None:
     _still_on(night)
     member = _add_member(session, night_id, player_id)
     member.left = False
-    room = current_room(session, night_id)
+    room = _table_locked(session, night_id)
     seated = None
     if room is not None and room.status == "open":
         rows = store.room_seats(session, room.id)
@@ -144,7 +159,7 @@ def leave(session: Session, night_id: str, player_id: str, who: str | None) -> s
         raise ApiError(409, "not_a_member", "that player does not play in this night")
     member.left = True
     member.vote = None
-    room = current_room(session, night_id)
+    room = _table_locked(session, night_id)
     freed = None
     if room is not None and room.status == "open":
         for row in store.room_seats(session, room.id):

@@ -106,9 +106,11 @@ async def change_night(night_id: RoomId, body: NightChange, player: CurrentPlaye
 async def join_night(night_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep, settings: SettingsDep) -> dict:
     """Play in the night: at once when its table has not started and has a free seat, else from
     the next table on."""
-    seated = await db.run(service.join, night_id, player.id)
-    if seated:
-        await hub.refresh(seated)
+    table: str | None = await db.run(service.current_room_id, night_id)
+    async with hub.lock(table or night_id):  # its table's seats change: as a room join, one at a time
+        seated = await db.run(service.join, night_id, player.id)
+        if seated:
+            await hub.refresh(seated)
     return await _night(db, night_id, settings)
 
 
@@ -117,9 +119,11 @@ async def leave_night(night_id: RoomId, player: CurrentPlayer, db: DbDep, hub: H
                       body: Leave | None = Body(default=None)) -> dict:
     """Leave the night (points are kept; not seated at the next tables). The host may mark a
     member who is gone."""
-    freed = await db.run(service.leave, night_id, player.id, body.player_id if body else None)
-    if freed:
-        await hub.refresh(freed)
+    table: str | None = await db.run(service.current_room_id, night_id)
+    async with hub.lock(table or night_id):  # its table's seats change: as a room leave, one at a time
+        freed = await db.run(service.leave, night_id, player.id, body.player_id if body else None)
+        if freed:
+            await hub.refresh(freed)
     return await _night(db, night_id, settings)
 
 
