@@ -21,11 +21,22 @@ def test_a_refused_room_page_backs_off(database_url, browser):
         first.goto(f"{server.base_url}/r/{room_id}")  # takes the address's only credit
         first.locator("#status:not(.offline)").wait_for()
         second = browser.new_context().new_page()
-        opened = []
-        second.on("websocket", lambda ws: opened.append(ws.url) if "/ws/rooms/" in ws.url else None)
+        # when the page opened each room socket (by its own clock, so a slow test cannot blur the gaps)
+        second.add_init_script("""(() => {
+          const Original = window.WebSocket;
+          window.__opened = [];
+          window.WebSocket = class extends Original {
+            constructor(url, ...rest) {
+              super(url, ...rest);
+              if (String(url).includes('/ws/rooms/')) window.__opened.push(performance.now());
+            }
+          };
+        })()""")
         second.goto(f"{server.base_url}/r/{room_id}")
-        second.wait_for_timeout(4500)
-        # backing off 0.3, 0.6, 1.2, 2.4 s: at most 5 tries in 4.5 s (every 0.3 s would be ~15)
-        assert 1 <= len(opened) <= 5, opened
+        second.wait_for_function("() => window.__opened.length >= 4", timeout=15_000)
+        opened = second.evaluate("() => window.__opened")
+        gaps = [later - earlier for earlier, later in zip(opened, opened[1:])]
+        # backing off 0.3, 0.6, 1.2 s between the refused tries (every 0.3 s would be 0.3, 0.3, 0.3)
+        assert gaps[0] >= 300 and gaps[1] >= 600 and gaps[2] >= 1200, gaps
     finally:
         server.stop()
