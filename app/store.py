@@ -157,7 +157,7 @@ def room_info(session: Session, room_id: str) -> RoomInfo:
     seats = [{"seat": s.seat, "player_id": s.player_id, "name": s.name if s.player_id else None,
               "bot": bool(s.player_id and s.is_bot), "left": s.left,
               "bot_level": (s.private_data or {}).get("bot_level", DEFAULT_LEVEL) if s.player_id and s.is_bot else None,
-              "vacation_until": s.vacation_until if room.pace != "live" else None}
+              "vacation_until": int(s.vacation_until * 1000) if s.vacation_until and room.pace != "live" else None}
              for s in connection.execute(SEAT_ROWS, {"b_room": room_id})]
     # A correspondence table keeps its seats for people who close the tab: no bot takes a seat for
     # being away (grace 0); its deadlines decide instead (app/correspondence).

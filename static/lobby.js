@@ -4,6 +4,7 @@
 // compact bar (seats, presence, spectators, invite copy) so the table gets the screen.
 import { h } from "/static/dom.js";
 import { t } from "/static/i18n.js";
+import { PACES, paceText, vacationText } from "/static/pace.js";
 import { store, toast } from "/static/client.js";
 import { optionInput, optionValue } from "/static/landing.js";
 import { identityLine } from "/static/identity.js";
@@ -79,6 +80,7 @@ function seatTags(room, s, me) {
   if (s.zombie) tags.push(t("a bot plays for now", "ボットが代打ち中"));
   if (me && s.player_id === me) tags.push(t("you"));
   if (s.left) tags.push(t("left"));
+  if (s.vacation_until && s.vacation_until > Date.now()) tags.push(vacationText(s.vacation_until));
   return tags;
 }
 
@@ -160,7 +162,7 @@ function tableSettings(page, isHost) {
   const room = page.room;
   const game = page.game;
   if (!game) return "";
-  const key = JSON.stringify([isHost, room.num_seats, room.options, room.rated]);
+  const key = JSON.stringify([isHost, room.num_seats, room.options, room.rated, room.pace, room.on_deadline]);
   if (page.settingsEl && page.settingsKey === key) return page.settingsEl;
   const focused = page.settingsEl?.contains(document.activeElement)
     ? document.activeElement.dataset.option || "seats"
@@ -207,6 +209,7 @@ function tableSettings(page, isHost) {
         t("Rated (uncheck for a casual table)", "レーティング対象(外すと気軽な対戦)"),
       ),
     );
+    fields.push(...paceFields(page));
     el = h(
       "fieldset",
       { id: "table-settings", class: "table-settings" },
@@ -218,6 +221,7 @@ function tableSettings(page, isHost) {
     const parts = [
       t(`${room.num_seats} players`, `${room.num_seats}人`),
       room.rated === false ? t("casual (unrated)", "気軽な対戦(レーティングなし)") : t("rated", "レーティング対象"),
+      paceText(room),
     ];
     for (const spec of specs) {
       const value = current(spec);
@@ -231,6 +235,33 @@ function tableSettings(page, isHost) {
   if (focused)
     queueMicrotask(() => el.querySelector(focused === "seats" ? "#room-seats" : `[data-option='${focused}']`)?.focus());
   return el;
+}
+
+/** The host's pace and deadline choices (a correspondence table keeps seats of people who close the tab). */
+function paceFields(page) {
+  const room = page.room;
+  const pace = h(
+    "select",
+    { id: "room-pace", "data-setting": "pace", onchange: () => page.roomCall("", { pace: pace.value }, "PATCH") },
+    PACES.map(([id, en, ja]) => h("option", { value: id, selected: id === (room.pace || "live") }, t(en, ja))),
+  );
+  const fields = [h("label", { class: "pace-setting" }, t("Pace", "ペース"), " ", pace)];
+  if ((room.pace || "live") !== "live") {
+    const choice = h(
+      "select",
+      {
+        id: "room-on-deadline",
+        "data-setting": "on_deadline",
+        onchange: () => page.roomCall("", { on_deadline: choice.value }, "PATCH"),
+      },
+      [
+        ["bot", "A bot plays the move", "ボットが代わりに指す"],
+        ["lose", "The late player loses", "遅れたプレイヤーの負け"],
+      ].map(([id, en, ja]) => h("option", { value: id, selected: id === room.on_deadline }, t(en, ja))),
+    );
+    fields.push(h("label", { class: "pace-setting" }, t("At a deadline", "期限が来たら"), " ", choice));
+  }
+  return fields;
 }
 
 /** The lobby's identity line, kept across room pushes (a half-typed new name survives them). */
@@ -413,9 +444,13 @@ function renderBar(el, page) {
     }
     return chip;
   });
-  const casual = room.rated === false ? ` · ${t("casual (unrated)", "気軽な対戦(レーティングなし)")}` : "";
+  const casual =
+    (room.rated === false ? ` · ${t("casual (unrated)", "気軽な対戦(レーティングなし)")}` : "") +
+    ((room.pace || "live") !== "live" ? ` · ${paceText(room)}` : "");
+  const away = room.seats.filter((s) => s.vacation_until && s.vacation_until > Date.now());
   const extras = [
     h("span", { id: "visitors", class: "muted" }, `${t(`status_${room.status}`)}${casual} · ${visitorsLine(room)}`),
+    ...away.map((s) => h("span", { class: "vacation-note" }, `${s.name}: ${vacationText(s.vacation_until)}`)),
     ...inviteButtons(room, null),
   ];
   if (room.match_id && room.status === "finished") {

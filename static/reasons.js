@@ -85,6 +85,8 @@ const SENTENCES = [
     },
   ],
   [/aborted by agreement/, () => ["Aborted by agreement.", "合意により中止。"]],
+  // a correspondence deadline the late player loses (app/correspondence)
+  [/seat (\d+) ran out of time/, (m, name) => [`${name(m[1])} ran out of time.`, `${name(m[1])}が時間切れで負けた。`]],
   [
     /seat (\d+) claimed the win: every other player was gone/,
     (m, name) => [

@@ -8,6 +8,7 @@
 import { h } from "/static/dom.js";
 import { t } from "/static/i18n.js";
 import { api, store } from "/static/client.js";
+import { timeLeft } from "/static/pace.js";
 
 const SOUND_KEY = "asobiba.sound";
 
@@ -112,7 +113,8 @@ export class TurnCues {
     const now = Date.now();
     const parts = Object.entries(this.deadlines).map(([seat, at]) => {
       const left = Math.max(0, Math.ceil((at - now) / 1000));
-      const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+      // minutes and seconds; a correspondence deadline (issue 31) in days and hours
+      const text = left >= 3600 ? timeLeft(left) : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
       return h(
         "span",
         {

@@ -95,6 +95,13 @@ def running_match_ids(session, player_id: str) -> dict[str, str]:
                Match.pace != "live")).all())
 
 
+def decides(legal_actions) -> bool:
+    """The seat has a real decision: something other than passing (a Three Magic call window in
+    which the player can only pass is no decision; the page's turn cues and the tab's count say the
+    same)."""
+    return any(not (isinstance(a, dict) and a.get("type") == "pass") for a in legal_actions or [])
+
+
 def entry(table: TableRow, awaiting: list[int] | None, deadlines: dict[str, int], now: float) -> dict:
     """One table as "my tables" lists it. ``awaiting`` and ``deadlines`` (ms) are the live match's
     (None: not running, or not reachable now); ``now``: the server clock's seconds."""

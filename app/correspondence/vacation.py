@@ -4,7 +4,7 @@ calendar year (UTC; a vacation is charged to the year it starts in).
 Starting one for ``days`` moves every deadline of the player's seats at running correspondence
 tables ``days`` later (the time left is kept, lichess-style), and a decision that becomes theirs
 during the vacation gets its deadline from the vacation's end (``pace.next_deadlines``). Ending
-early moves them back by the unused part and gives those days back. Each change is one transaction
+early moves them back by the unused part and gives the whole days not begun back. Each change is one transaction
 (the player's row and the deadlines); then every table of theirs is refreshed, and the owner of
 each running match reads its deadlines again (``Hub.refresh(..., deadlines=True)``; in a cluster
 through ``RoomChanged``). The others see "on vacation until …" in the room summary and "my tables"."""
@@ -84,8 +84,8 @@ def end(session, player_id: str, now: float) -> tuple[dict, list[str]]:
         raise ApiError(409, "not_on_vacation", "you are not on vacation")
     unused = player.vacation_until - now
     _shift(session, _seats(session, player_id), -unused)
-    if player.vacation_year == year_of(player.vacation_from or now):
-        player.vacation_used = max(0.0, player.vacation_used - unused)
+    # whole days come back: a day begun counts (so the allowance stays in whole days)
+    player.vacation_used = max(0.0, player.vacation_used - (unused // DAY) * DAY)
     player.vacation_until = now
     session.commit()
     return status(player, now), _rooms(session, player_id)

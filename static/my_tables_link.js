@@ -1,0 +1,69 @@
+// "My tables" in the top bar of every page (issue 31), with a badge counting the tables that wait
+// for the player's move (GET /api/me/tables: its `your_turn`). Read when the page opens, every
+// minute, when the tab comes back into view and soon after the page's own table changes hands.
+// Without a player the link is not shown.
+import { api, store } from "/static/client.js";
+import { t } from "/static/i18n.js";
+
+const POLL_MS = 60_000;
+const bar = document.querySelector(".topbar");
+let link = document.getElementById("tables-link");
+if (bar && !link) {
+  link = document.createElement("a");
+  link.id = "tables-link";
+  link.className = "account-link tables-link";
+  link.href = "/static/my_tables.html";
+  const before = document.getElementById("account-link") || document.getElementById("lang-toggle");
+  bar.insertBefore(link, before && before.parentNode === bar ? before : null);
+}
+
+let count = 0;
+let timer = null;
+let soonTimer = null;
+
+function draw() {
+  if (!link) return;
+  link.hidden = !store.token;
+  const label = t("My tables", "マイテーブル");
+  const badge = document.createElement("span");
+  badge.className = "tables-badge";
+  badge.id = "tables-badge";
+  badge.textContent = String(count);
+  badge.hidden = count === 0;
+  link.replaceChildren(label, count ? " " : "", badge);
+  // the visible words first (WCAG 2.5.3: speech users say what they see)
+  if (count) link.setAttribute("aria-label", `${label} ${count} ${t("waiting for your move", "件があなたの番")}`);
+  else link.removeAttribute("aria-label");
+}
+
+/** The count as the my-tables page read it (it has the full list already). */
+export function showCount(n) {
+  count = Number(n) || 0;
+  draw();
+}
+
+async function refresh() {
+  clearTimeout(timer);
+  timer = setTimeout(refresh, POLL_MS);
+  if (!store.token) return draw();
+  try {
+    showCount((await api("GET", "/api/me/tables")).your_turn);
+  } catch {
+    /* offline, throttled or a token the server forgot: the badge stays as it was */
+  }
+}
+
+function soon() {
+  clearTimeout(soonTimer);
+  soonTimer = setTimeout(refresh, 1_500);
+}
+
+draw();
+refresh();
+// a guest created or logged in on this page (the header's name changes): show the link at once
+const me = document.getElementById("me");
+if (me) new MutationObserver(() => (store.token && link?.hidden ? refresh() : null)).observe(me, { childList: true });
+window.addEventListener("asobiba:turn", soon);
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) soon();
+});
