@@ -11,6 +11,7 @@ import engines
 from app import page_html
 from app.deps import DbDep, HubDep, SettingsDep
 from app.errors import ApiError, http_error_response
+from app.limits.rest import rate_limit
 from app.nights import service as nights
 from app.routers.games import TITLES_JA
 from app.settings import ROOT
@@ -48,7 +49,7 @@ async def room_page(room_id: str, request: Request, hub: HubDep, settings: Setti
                                              TITLES_JA.get(engine.id, engine.title), accept_language))
 
 
-@router.get("/n/{night_id}")
+@router.get("/n/{night_id}", dependencies=[rate_limit("nights")])  # a database read each time: as the API
 async def night_page(night_id: str, request: Request, db: DbDep, settings: SettingsDep,
                      accept_language: str | None = Header(default=None)) -> HTMLResponse:
     """A game night's shareable link (static/night.html with its link-preview tags)."""
