@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.errors import ApiError
@@ -30,6 +31,16 @@ def prefs(session: Session, player_id: str) -> dict:
 
 
 def set_prefs(session: Session, player_id: str, kinds: dict[str, bool] | None, sound: bool | None) -> dict:
+    """Two first calls at once both insert the row: the second's commit fails, and it applies
+    its change to the row the first made."""
+    try:
+        return _set_prefs(session, player_id, kinds, sound)
+    except IntegrityError:
+        session.rollback()
+        return _set_prefs(session, player_id, kinds, sound)
+
+
+def _set_prefs(session: Session, player_id: str, kinds: dict[str, bool] | None, sound: bool | None) -> dict:
     row = session.get(NotificationPrefs, player_id)
     if row is None:
         row = NotificationPrefs(player_id=player_id, your_turn=False, hours_left=False, match_ended=False,
@@ -48,18 +59,28 @@ def subscribe(session: Session, player_id: str, endpoint: str, p256dh: str, auth
               limit: int) -> int:
     """Store (or renew) one browser's subscription for ``player_id``. The same endpoint again
     (a renewed subscription, or another player of the same browser) replaces the old row: one
-    browser notifies one player. Past ``limit`` subscriptions of the player: 409, nothing stored."""
-    existing = session.scalar(select(PushSubscription).where(PushSubscription.endpoint == endpoint))
-    if existing is not None:
-        session.delete(existing)
-        session.flush()
-    count = session.scalar(select(func.count()).select_from(PushSubscription)
-                           .where(PushSubscription.player_id == player_id)) or 0
-    if count >= limit:
+    browser notifies one player. Past ``limit`` subscriptions of the player: 409, nothing stored.
+    The same endpoint sent twice at once: the second insert fails, and the second attempt finds
+    the first's row and updates it."""
+    try:
+        return _subscribe(session, player_id, endpoint, p256dh, auth, lang, limit)
+    except IntegrityError:
         session.rollback()
-        raise ApiError(409, "too_many_subscriptions",
-                       f"a player may have at most {limit} browsers subscribed: remove one first")
-    row = PushSubscription(player_id=player_id, endpoint=endpoint, p256dh=p256dh, auth=auth, lang=lang)
+        return _subscribe(session, player_id, endpoint, p256dh, auth, lang, limit)
+
+
+def _subscribe(session: Session, player_id: str, endpoint: str, p256dh: str, auth: str, lang: str,
+               limit: int) -> int:
+    existing = session.scalar(select(PushSubscription).where(PushSubscription.endpoint == endpoint))
+    if existing is None or existing.player_id != player_id:  # a new browser of this player's
+        count = session.scalar(select(func.count()).select_from(PushSubscription)
+                               .where(PushSubscription.player_id == player_id)) or 0
+        if count >= limit:
+            session.rollback()
+            raise ApiError(409, "too_many_subscriptions",
+                           f"a player may have at most {limit} browsers subscribed: remove one first")
+    row = existing or PushSubscription(endpoint=endpoint)
+    row.player_id, row.p256dh, row.auth, row.lang, row.created_at = player_id, p256dh, auth, lang, utcnow()
     session.add(row)
     session.commit()
     return row.id

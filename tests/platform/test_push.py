@@ -245,3 +245,19 @@ def test_twelve_hours_left_is_pushed_once_per_deadline(database_url, push_servic
         assert push_service.problems == []
     finally:
         running.stop()
+
+
+def test_the_same_calls_at_once_store_one_row_each(push_server, push_service):
+    """A browser that sends its subscription twice at once, and two first choices at once: one row
+    each, no error."""
+    from concurrent.futures import ThreadPoolExecutor
+    ben = Api.new_player(push_server.base_url, "Ben")
+    body = push_service.subscriber("b").subscription(push_service.base)
+    with ThreadPoolExecutor(8) as pool:
+        subscribed = list(pool.map(lambda _: Api(push_server.base_url, ben.token).post("/api/me/push-subscriptions", body), range(8)))
+        chosen = list(pool.map(lambda k: Api(push_server.base_url, ben.token).put(
+            "/api/me/notifications", {"kinds": {k: True}}), list(ALL_KINDS) * 2))
+    assert [r.status_code for r in subscribed] == [201] * 8
+    assert [r.status_code for r in chosen] == [200] * 8
+    prefs = ben.get("/api/me/notifications").json()
+    assert prefs["subscriptions"] == 1 and prefs["kinds"] == ALL_KINDS
