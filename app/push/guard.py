@@ -54,15 +54,41 @@ def check_url(url: str, allow_loopback_http: bool) -> tuple[str, int, str]:
     return parts.hostname, port or (443 if parts.scheme == "https" else 80), parts.scheme
 
 
+# IPv6 prefixes whose addresses carry an IPv4 address in their last 32 bits: NAT64 (RFC 6052,
+# RFC 8215: an IPv6-only network's gateway forwards them to that IPv4 address) and the deprecated
+# IPv4-compatible addresses.
+_CARRY_IPV4 = (ipaddress.IPv6Network("64:ff9b::/96"), ipaddress.IPv6Network("64:ff9b:1::/48"),
+               ipaddress.IPv6Network("::/96"))
+_RESERVED_V6 = ipaddress.IPv6Network("::/8")  # IPv4-compatible, local-use NAT64, unassigned
+
+
+def _carried(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address leads to (mapped, 6to4, NAT64, IPv4-compatible), if any."""
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    if ip.sixtofour is not None:
+        return ip.sixtofour
+    if any(ip in network for network in _CARRY_IPV4):
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return None
+
+
 def address_allowed(address: str, scheme: str, allow_loopback_http: bool) -> bool:
     """A public (globally routable) unicast address for https; with the test setting, also a
-    loopback address (http or https). Never private, loopback, link-local, shared or reserved."""
+    loopback address (http or https). Never private, loopback, link-local, shared or reserved,
+    nor an IPv6 address that leads to such an IPv4 address (NAT64, 6to4, IPv4-compatible)."""
     try:
         ip = ipaddress.ip_address(address.split("%", 1)[0])
     except ValueError:
         return False
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        carried = _carried(ip)
+        if ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        elif carried is not None and not (carried.is_global and not carried.is_multicast):
+            return False
+        elif ip in _RESERVED_V6 and ip not in _CARRY_IPV4[0]:  # ::/8 but the well-known NAT64 prefix
+            return False
     if allow_loopback_http and ip.is_loopback:
         return True
     return scheme == "https" and ip.is_global and not ip.is_multicast

@@ -137,3 +137,22 @@ def test_a_resolver_that_hangs_holds_only_the_subscriptions_own_threads(database
     finally:
         release.set()
         server.stop()
+
+
+@pytest.mark.parametrize("address", [
+    "64:ff9b::a00:1",  # NAT64 (RFC 6052) of 10.0.0.1: an IPv6-only network's gateway reaches it
+    "64:ff9b::7f00:1",  # NAT64 of 127.0.0.1
+    "64:ff9b::a9fe:a9fe",  # NAT64 of 169.254.169.254 (cloud metadata)
+    "64:ff9b:1::a00:1",  # local-use NAT64 (RFC 8215)
+    "2002:a00:1::1",  # 6to4 of 10.0.0.1
+    "2002:a9fe:a9fe::1",  # 6to4 of 169.254.169.254
+    "::7f00:1",  # IPv4-compatible ::127.0.0.1 (deprecated)
+    "::a00:1",
+])
+def test_ipv6_addresses_that_carry_a_private_ipv4_address_are_refused(address):
+    assert not guard.address_allowed(address, "https", allow_loopback_http=False)
+
+
+@pytest.mark.parametrize("address", ["8.8.8.8", "2606:4700:4700::1111", "64:ff9b::808:808", "::ffff:8.8.8.8"])
+def test_public_addresses_are_allowed(address):
+    assert guard.address_allowed(address, "https", allow_loopback_http=False)
