@@ -194,7 +194,16 @@ def test_a_late_answer_does_not_undo_a_newer_room(server, browser):
       const fetched = window.fetch; let bots = 0;
       window.fetch = async (...args) => {
         const response = await fetched(...args);
-        if (String(args[0]).endsWith("/bots") && bots++ === 0) await new Promise((r) => setTimeout(r, 1500));
+        if (String(args[0]).endsWith("/bots") && bots++ === 0) {
+          await new Promise((r) => setTimeout(r, 1500));
+          // the page has drawn the late answer once the task that read it is over
+          const read = response.json.bind(response);
+          response.json = async () => {
+            const body = await read();
+            setTimeout(() => { window.__lateAnswerDrawn = true; }, 0);
+            return body;
+          };
+        }
         return response;
       };
     })();""")
@@ -202,7 +211,7 @@ def test_a_late_answer_does_not_undo_a_newer_room(server, browser):
     create_room(aki, server.base_url, "Aki", "mipolin", seats=3)
     add_bot(aki, 1)  # shown from the socket's push: the answer is held up
     add_bot(aki, 2)
-    aki.wait_for_timeout(2000)  # the first answer has come meanwhile
+    aki.wait_for_function("() => window.__lateAnswerDrawn === true")  # the first answer has come meanwhile
     assert aki.locator(".seat[data-seat='2'] .add-bot").count() == 0
     assert aki.get_by_role("button", name="Start the match").is_enabled()
     assert errors == []

@@ -30,9 +30,10 @@ def test_three_browsers_play_a_whole_game(server, browser):
     assert host.locator(".mipolin-day").count() == 6
     assert host.locator(".mipolin-root a[href='/static/rules/mipolin.html']").count() == 1
     cell = host.locator(".mipolin-nb td").first
-    cell.click()
+    with host.expect_response(lambda r: r.request.method == "PUT" and r.url.endswith("/seat-data")) as saved:
+        cell.click()  # the notebook is saved to the server (the seat's data)
+    assert saved.value.ok
     host.locator(".mipolin-nb td", has_text="✗").first.wait_for()
-    host.wait_for_timeout(500)  # let the PUT land
     host.reload()
     host.locator(".mipolin-nb td", has_text="✗").first.wait_for(timeout=10000)
     assert guests[0].locator(".mipolin-nb td", has_text="✗").count() == 0  # never shown to others

@@ -43,8 +43,8 @@ def test_opening_turns_through_the_table(server, browser):
         host.wait_for_timeout(100)
     assert discarded == 3, "the host never got three turns"
     # the host's own player box (first, the viewer is listed first) shows its discards
-    host.wait_for_timeout(500)
     pond = host.locator(".three_magic-box").first.locator(".three_magic-small .three_magic-card")
+    pond.first.wait_for()  # (drawn with the view that took the third discard)
     assert pond.count() >= 1
     width = host.evaluate("document.documentElement.scrollWidth")
     assert width <= 380, f"table overflows a phone screen: {width}px"
