@@ -167,7 +167,7 @@ async function render() {
       Object.keys(games).length ? Promise.resolve(null) : api("GET", "/api/games"),
     ]);
     if (catalogue) games = Object.fromEntries((catalogue.games || catalogue).map((g) => [g.id, g]));
-    showCount(listed.your_turn);
+    showCount(listed.your_turn, listed.tables);
     const count = h(
       "p",
       { id: "my-turn-count", role: "status" },

@@ -4,6 +4,7 @@
 // Without a player the link is not shown.
 import { api, store } from "/static/client.js";
 import { t } from "/static/i18n.js";
+import { setWaiting } from "/static/turn_cues.js";
 
 const POLL_MS = 60_000;
 const bar = document.querySelector(".topbar");
@@ -36,10 +37,12 @@ function draw() {
   else link.removeAttribute("aria-label");
 }
 
-/** The count as the my-tables page read it (it has the full list already). */
-export function showCount(n) {
+/** The count as the my-tables page read it (it has the full list already); ``tables`` (the list)
+ * also gives the tab's title and icon their count (static/turn_cues.js). */
+export function showCount(n, tables) {
   count = Number(n) || 0;
   draw();
+  if (Array.isArray(tables)) setWaiting(tables.filter((table) => table.your_turn).map((table) => table.room_id));
 }
 
 async function refresh() {
@@ -47,7 +50,8 @@ async function refresh() {
   timer = setTimeout(refresh, POLL_MS);
   if (!store.token) return draw();
   try {
-    showCount((await api("GET", "/api/me/tables")).your_turn);
+    const mine = await api("GET", "/api/me/tables");
+    showCount(mine.your_turn, mine.tables);
   } catch {
     /* offline, throttled or a token the server forgot: the badge stays as it was */
   }

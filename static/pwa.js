@@ -1,36 +1,15 @@
-// The installable app and the in-page count (issue 31): registers the service worker (/sw.js:
-// the app shell, the offline page, notification clicks), and keeps the title and icon count of
-// the player's tables that wait for them (GET /api/me/waiting, every minute, and soon after this
-// page's own table changes hands) and the player's sound setting in step with the server.
+// The installable app (issue 31): registers the service worker (/sw.js: the app shell, the
+// offline page, notification clicks), keeps the player's sound setting in step with the server
+// and sends the browser's push subscription again once a day. (The title and icon count of the
+// tables waiting for the player come with "my tables": static/my_tables_link.js.)
 // Without a service worker, push or a player, nothing here is needed and nothing breaks.
 import { api, store } from "/static/client.js";
 import { getLang } from "/static/i18n.js";
-import { rememberSound, setWaiting } from "/static/turn_cues.js";
-
-const POLL_MS = 60_000;
-const AFTER_TURN_MS = 1_500;
+import { rememberSound } from "/static/turn_cues.js";
 
 export function registerServiceWorker() {
   if (!("serviceWorker" in navigator)) return Promise.resolve(null);
   return navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => null);
-}
-
-let timer = null;
-let soonTimer = null;
-async function refresh() {
-  clearTimeout(timer);
-  timer = setTimeout(refresh, POLL_MS);
-  if (!store.token) return;
-  try {
-    setWaiting((await api("GET", "/api/me/waiting")).rooms);
-  } catch {
-    /* offline, throttled or a token the server forgot: the count stays as it was */
-  }
-}
-
-function soon() {
-  clearTimeout(soonTimer);
-  soonTimer = setTimeout(refresh, AFTER_TURN_MS);
 }
 
 async function syncSound() {
@@ -60,9 +39,4 @@ async function resendSubscription() {
 }
 
 registerServiceWorker().then(resendSubscription);
-refresh();
 syncSound();
-window.addEventListener("asobiba:turn", soon);
-document.addEventListener("visibilitychange", () => {
-  if (!document.hidden) soon();
-});

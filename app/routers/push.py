@@ -15,11 +15,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
-
-from app.deps import CurrentPlayer, DbDep, HubDep, SettingsDep
-from app.models import Room, RoomSeat
+from app.deps import CurrentPlayer, DbDep, SettingsDep
 from app.errors import ApiError
 from app.limits.rest import rate_limit
 from app.push import store
@@ -27,7 +23,6 @@ from app.push.guard import MAX_ENDPOINT_CHARS, EndpointRefused, check_url
 
 router = APIRouter(tags=["notifications"])
 RESOLVE_SECONDS = 5.0  # the endpoint's host must resolve within this long
-WAITING_ROOMS = 50  # running tables looked at for the waiting count (newest first)
 
 THROTTLED: dict[int | str, dict[str, Any]] = {429: {"description": "`rate_limited`: too many calls; see `Retry-After`"}}
 
@@ -132,32 +127,6 @@ async def subscribe(body: NewSubscription, request: Request, player: CurrentPlay
     await db.run(store.subscribe, player.id, body.endpoint, body.keys.p256dh, body.keys.auth, body.lang,
                  settings.push_max_subscriptions_per_player)
     return await db.run(store.prefs, player.id)
-
-
-@router.get("/api/me/waiting", dependencies=[rate_limit("push")], responses=THROTTLED,
-            summary="The caller's running tables that wait for a decision of theirs (the page's title and icon count)")
-async def waiting(player: CurrentPlayer, db: DbDep, hub: HubDep) -> dict:
-    """Read from the live matches (the owner's runner or a cluster mirror's views): the seat is
-    awaited and has a decision other than passing, as the page's own cues count it."""
-    rooms = []
-    for room_id, seat in await db.run(_running_seats, player.id):
-        try:
-            live = await hub.room(room_id)
-            match = live.runner
-            message = match.current(seat)[0] if match is not None and not match.finished else None
-        except ApiError:  # gone meanwhile, or a mirror whose owner is changing
-            continue
-        if message and seat in message["awaiting"] and any(
-                not (isinstance(a, dict) and a.get("type") == "pass") for a in message["legal_actions"]):
-            rooms.append(room_id)
-    return {"count": len(rooms), "rooms": rooms}
-
-
-def _running_seats(session: Session, player_id: str) -> list[tuple[str, int]]:
-    rows = session.execute(select(Room.id, RoomSeat.seat).join(RoomSeat, RoomSeat.room_id == Room.id)
-                           .where(RoomSeat.player_id == player_id, Room.status == "running")
-                           .order_by(Room.created_at.desc()).limit(WAITING_ROOMS))
-    return [(room_id, seat) for room_id, seat in rows]
 
 
 @router.post("/api/me/push-subscriptions/remove", dependencies=[rate_limit("push")], responses=THROTTLED,

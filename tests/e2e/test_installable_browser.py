@@ -37,7 +37,8 @@ def waiting_table(base_url: str, api: Api) -> str:
     room_id = api.post("/api/rooms", {"game": "synomilia", "options": {"turn_seconds": 0}}).json()["id"]
     api.post(f"/api/rooms/{room_id}/bots", {"seat": 1})
     assert api.post(f"/api/rooms/{room_id}/start").status_code == 200
-    assert api.get("/api/me/waiting").json()["rooms"] == [room_id]
+    mine = api.get("/api/me/tables").json()
+    assert mine["your_turn"] == 1 and [t["room_id"] for t in mine["tables"] if t["your_turn"]] == [room_id]
     return room_id
 
 
