@@ -15,6 +15,7 @@ own font (Latin only)."""
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
@@ -126,7 +127,8 @@ FONT_FILES = ("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", "/usr/share
               "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 
 
-def _font(size: int):
+@lru_cache(maxsize=8)
+def _font(size: int):  # read from its file once per size
     from PIL import ImageFont
 
     for path in FONT_FILES:
@@ -158,5 +160,5 @@ def standings_png(heading: str, lines: list[tuple[str, str, int]], unit: str) ->
         draw.rectangle((700, row_y + 12, 700 + max(bar, 4), row_y + 40), fill=COLOURS[i % len(COLOURS)])
         draw.text((1140, row_y + 4), f"{total} {unit}", font=small, fill="#222222", anchor="ra")
     out = io.BytesIO()
-    image.save(out, "PNG", optimize=True)
+    image.save(out, "PNG")  # (optimize=True made each picture take ten times longer to save)
     return out.getvalue()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request
@@ -198,6 +199,10 @@ async def chart(night_id: RoomId, db: DbDep, settings: SettingsDep,
 # A night id has a room id's shape and bounds (RoomId). Rendered pictures by (night, what they show): a night's picture is drawn once per change.
 _PICTURES: OrderedDict[tuple, bytes] = OrderedDict()
 _PICTURES_KEPT = 64
+# Pictures are drawn in one thread of their own: many asked at once wait for it, and never take the
+# event loop's default executor (the readiness probe's database ping and the hub's writes use it)
+# nor more than one core.
+_DRAWING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="night-pictures")
 
 
 @router.get("/{night_id}/standings.png", **READ, response_class=Response)
@@ -211,7 +216,8 @@ async def standings_image(night_id: RoomId, request: Request, db: DbDep, setting
     key = (night_id, lang, heading, tuple(lines))
     picture = _PICTURES.get(key)
     if picture is None:
-        picture = await asyncio.to_thread(charts.standings_png, heading, lines, words["unit"])
+        picture = await asyncio.get_running_loop().run_in_executor(
+            _DRAWING, charts.standings_png, heading, lines, words["unit"])
         _PICTURES[key] = picture
         while len(_PICTURES) > _PICTURES_KEPT:
             _PICTURES.popitem(last=False)
