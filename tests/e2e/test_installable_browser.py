@@ -8,7 +8,9 @@ page shows in the reader's language."""
 
 from __future__ import annotations
 
+import json
 import struct
+import time
 
 import pytest
 
@@ -97,19 +99,31 @@ def test_installable_counted_offline_and_a_notification_opens_its_table(database
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         page.screenshot(path=shots / f"notifications-{locale}-{viewport['width']}.png", full_page=True)
 
-        # A push reaches the service worker (CDP delivers it as a push service would): its
-        # notification shows; a click on it opens its table.
+        # A push reaches the service worker (CDP ServiceWorker.deliverPushMessage hands it over as
+        # Chromium's push pipeline would, past the push service): its notification shows; a click
+        # on it opens its table.
         context.grant_permissions(["notifications"], origin=server.base_url)
         worker = next(w for w in context.service_workers if w.url.endswith("/sw.js"))
         payload = {"kind": "your_turn", "room": room_id, "url": f"/r/{room_id}", "title": "Your move in Synomilia",
                    "body": "Open the table to play.", "tag": f"your_turn:{room_id}", "lang": "en"}
         registration = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
-        shown = worker.evaluate("""async (payload) => {
-            const event = new PushEvent('push', {data: JSON.stringify(payload)});
-            const waits = []; event.waitUntil = (p) => waits.push(p);
-            self.dispatchEvent(event); await Promise.all(waits);
-            return (await self.registration.getNotifications()).map((n) => ({title: n.title, body: n.body, data: n.data, tag: n.tag}));
-        }""", payload)
+        registrations: list[dict] = []
+        cdp.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
+        cdp.send("ServiceWorker.enable")
+        deadline = time.monotonic() + 10
+        while not any(r["scopeURL"] == registration for r in registrations) and time.monotonic() < deadline:
+            page.wait_for_timeout(50)  # (Playwright delivers CDP events while it waits)
+        registration_id = next(r["registrationId"] for r in registrations if r["scopeURL"] == registration)
+        cdp.send("ServiceWorker.deliverPushMessage", {"origin": server.base_url, "registrationId": registration_id,
+                                                       "data": json.dumps(payload)})
+        shown = worker.evaluate("""() => new Promise((resolve) => {
+            const look = async () => {
+                const found = await self.registration.getNotifications();
+                if (found.length) resolve(found.map((n) => ({title: n.title, body: n.body, data: n.data, tag: n.tag})));
+                else setTimeout(look, 50);
+            };
+            look();
+        })""")
         assert shown == [{"title": payload["title"], "body": payload["body"], "data": {"url": f"/r/{room_id}"},
                           "tag": payload["tag"]}]
         page.goto(server.base_url + "/")
