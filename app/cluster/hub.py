@@ -118,7 +118,7 @@ class ClusterHub(Hub):
 
     async def refresh(self, room_id: str, deadlines: bool = False) -> ClusterRoom:
         live = cast(ClusterRoom, await super().refresh(room_id, deadlines))
-        live.publish(RoomChanged(deadlines=deadlines))
+        live.publish(RoomChanged(deadlines=deadlines or None))
         if self.ownership.owns(room_id) and live.summary_base.get("status") != "running":
             await self.ownership.over(room_id)  # aborted here by an admin
         return live
@@ -172,7 +172,8 @@ class ClusterHub(Hub):
             return
         match message:
             case Views():
-                mirrored = self.mirrors.heard(live, message.node, message.version, message.texts, message.restart)
+                mirrored = self.mirrors.heard(live, message.node, message.version, message.texts, message.restart,
+                                              bool(message.refreshed))
                 if mirrored:
                     live.heard_zombies(message.zombies)
                 elif self.ownership.owns(room_id) and message.restart:
@@ -184,7 +185,7 @@ class ClusterHub(Hub):
             case ToSockets():
                 live.push_to(message.message, set(message.seats) if message.seats is not None else None, local_only=True)
             case RoomChanged():
-                self.background.later(self._room_changed(room_id, message.deadlines))
+                self.background.later(self._room_changed(room_id, bool(message.deadlines)))
             case ZombieSeats():  # the owner's bots play for absent people (app/live/zombies.py)
                 live.heard_zombies(message.seats)
             case _:

@@ -54,6 +54,8 @@ class Views(_Message):
     texts: dict[str, str]  # seat_key -> that seat's encoded view
     restart: bool = False  # a new owner's first views, or the first after a gap
     zombies: list[int] = []  # seats the owner's bots play for absent people
+    # the same version's views again, changed (a vacation moved a correspondence match's deadlines)
+    refreshed: bool | None = None  # (None: left off the wire)
 
 
 class PresenceCounts(_Message):
@@ -72,7 +74,7 @@ class ToSockets(_Message):
 class RoomChanged(_Message):
     t: Literal["room"] = "room"
     node: str = ""
-    deadlines: bool = False  # a vacation moved the match's deadlines: its owner reads them again
+    deadlines: bool | None = None  # a vacation moved the match's deadlines: its owner reads them again
 
 
 class ZombieSeats(_Message):

@@ -51,9 +51,17 @@ class MirrorMatch:
 
     # --- from the owner ----------------------------------------------------------------------
 
-    def receive(self, version: int, texts: dict[str, str], restart: bool = False) -> bool:
+    def receive(self, version: int, texts: dict[str, str], restart: bool = False, refreshed: bool = False) -> bool:
         """Take the owner's views of ``version``; False (ignored) if not newer than what we have.
-        ``restart``: a new owner's first views, or the first after a gap (history starts over)."""
+        ``restart``: a new owner's first views, or the first after a gap (history starts over).
+        ``refreshed``: the current version's views again, changed (their deadlines moved)."""
+        if refreshed and version == self.version and self._texts:
+            self._texts, self._decoded = texts, {}
+            if self.history and self.history[-1][0] == version:
+                self.history[-1] = (version, texts)
+            if self.listener is not None:
+                self.listener.on_advanced(self)
+            return True
         if version <= self.version and not (restart and version == self.version and not self._texts):
             return False
         if restart or version != self.version + 1:

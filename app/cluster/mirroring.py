@@ -67,13 +67,14 @@ class Mirrors:
         if self.holds(live):
             live.runner.receive(answer.version, dict(answer.texts), restart=True)
 
-    def heard(self, live, owner: str, version: int, texts: dict[str, str], restart: bool) -> bool:
+    def heard(self, live, owner: str, version: int, texts: dict[str, str], restart: bool,
+              refreshed: bool = False) -> bool:
         """The owner ``owner`` published views of the room: False when this process mirrors no
         match there (it may be the owner)."""
         self.owners[live.id] = owner
         if not self.holds(live):
             return False
-        live.runner.receive(version, texts, restart=restart)
+        live.runner.receive(version, texts, restart=restart, refreshed=refreshed)
         return True
 
     def forget(self, room_id: str) -> None:

@@ -28,11 +28,13 @@ class OwnerRelay:
     def __init__(self, room, ownership: "Ownership"):
         self.room = room
         self.ownership = ownership
+        self.published = -1  # the last version whose views went out
 
     def on_advanced(self, match) -> None:
         self.room.on_advanced(match)
-        if match is self.room.runner:
-            publish_views(self.room, match)
+        if match is self.room.runner:  # the same version again: its deadlines moved (a vacation)
+            publish_views(self.room, match, refreshed=match.version == self.published)
+            self.published = match.version
 
     def on_finished(self, match) -> None:
         self.room.on_finished(match)
@@ -40,11 +42,11 @@ class OwnerRelay:
             self.room.later(self.ownership.over(self.room.id))
 
 
-def publish_views(room, match, restart: bool = False) -> None:
+def publish_views(room, match, restart: bool = False, refreshed: bool = False) -> None:
     """The owner's views of the current version, for the other processes' sockets. ``restart``:
     a new owner's first views (mirrors start their history over; a stepped-down owner learns it)."""
     room.publish(Views(version=match.version, texts=view_texts(match), restart=restart,
-                       zombies=sorted(room.zombie_seats())))
+                       zombies=sorted(room.zombie_seats()), refreshed=refreshed or None))
 
 
 class Ownership:
@@ -78,7 +80,7 @@ class Ownership:
         if live.absence is None:  # zombie seats are the owner's to decide (on every process's presence)
             self.watch_absence(live)
         live.attach(runner)
-        runner.listener = OwnerRelay(live, self)
+        runner.listener = relay = OwnerRelay(live, self)
         await self.bus.redis.sadd(self.bus.key("running"), live.id)
         if live.runner is not runner:  # a newer take-over of this room (same process) replaced it meanwhile
             runner.stop()
@@ -88,6 +90,7 @@ class Ownership:
             return
         runner.start_clocks()
         publish_views(live, runner, restart=True)
+        relay.published = runner.version
         live.push_views()
         runner.reschedule()
         log.info("process %s owns room %s (match %s, epoch %s, version %s)", self.bus.node_id, live.id, match_id,

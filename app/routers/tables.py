@@ -149,7 +149,8 @@ def _line(message: dict) -> str:
 # --- vacation ----------------------------------------------------------------------------------
 
 
-@router.get("/vacation", summary="The caller's vacation and the days left this year")
+@router.get("/vacation", summary="The caller's vacation and the days left this year",
+            dependencies=[rate_limit("actions")], responses=RATE_LIMITED)
 async def get_vacation(player: CurrentPlayer, hub: HubDep) -> dict:
     return vacation.status(player, hub.clock.now())
 

@@ -44,3 +44,30 @@ def test_the_new_owner_fires_the_deadline_once(postgres_url, tmp_path):
                 other = Api(server.base_url, aki.token).get(f"/api/rooms/{room['id']}/view").json()
                 assert other["outcome"] == ended["outcome"]
         assert len(fired(postgres_url, match_id)) == 1
+
+
+def test_a_vacation_moves_the_deadline_every_process_shows(postgres_url, tmp_path):
+    """The vacation is asked of one process; the owner (maybe another) reads the deadlines again
+    and every process, owner or mirror, shows the moved deadline at the same version."""
+    with LocalCluster(postgres_url, tmp_path) as cluster:
+        aki, ben = (Api.new_player(cluster.base_url, name) for name in ("Aki", "Ben"))
+        room = aki.post("/api/rooms", {"game": "synomilia", "pace": "1d"}).json()
+        assert ben.post(f"/api/rooms/{room['id']}/join").status_code == 200
+        match_id = aki.post(f"/api/rooms/{room['id']}/start").json()["match_id"]
+        until = time.monotonic() + 10
+        while set(stored_deadlines(postgres_url, match_id)) != {0, 1}:
+            assert time.monotonic() < until, "the first deadlines were never stored"
+            time.sleep(0.05)
+        before = stored_deadlines(postgres_url, match_id)
+        direct = [Api(server.base_url, ben.token) for server in cluster.servers]
+        for api in direct:  # every process holds the room (a mirror, or the owner)
+            wait_view(api, room["id"], lambda v: v["deadlines"].get("0") == int(before[0] * 1000))
+        epoch, node = owner_epoch(postgres_url, match_id)
+        asked = next(s for s in cluster.servers if s is not server_of(cluster, node))  # not the owner
+        response = Api(asked.base_url, aki.token).post("/api/me/vacation", {"days": 2})
+        assert response.status_code == 200, response.text
+        moved = int((before[0] + 2 * 86_400) * 1000)
+        assert stored_deadlines(postgres_url, match_id)[0] == before[0] + 2 * 86_400
+        for api in direct:
+            view = wait_view(api, room["id"], lambda v: v["deadlines"].get("0") == moved)
+            assert view["version"] == 0 and view["deadlines"]["1"] == int(before[1] * 1000)
