@@ -20,7 +20,7 @@ from tests.e2e.test_touch_targets_browser import MEASURE, small_and_overlapping
 from tests.support.axe import severe_violations
 from tests.support.server import start_in_thread
 
-CASES = [("en-US", DESKTOP), ("ja-JP", PHONE)]
+CASES = [("en-US", DESKTOP), ("ja-JP", PHONE), ("en-US", PHONE), ("ja-JP", DESKTOP)]
 
 
 def png_size(body: bytes) -> tuple[int, int]:
@@ -44,7 +44,7 @@ def waiting_table(base_url: str, api: Api) -> str:
     return room_id
 
 
-@pytest.mark.parametrize("locale,viewport", CASES, ids=["en-desktop", "ja-phone"])
+@pytest.mark.parametrize("locale,viewport", CASES, ids=["en-desktop", "ja-phone", "en-phone", "ja-desktop"])
 def test_installable_counted_offline_and_a_notification_opens_its_table(database_url, browser, locale, viewport,
                                                                          shots, tmp_path):
     ja = locale.startswith("ja")
@@ -67,6 +67,17 @@ def test_installable_counted_offline_and_a_notification_opens_its_table(database
         manifest = cdp.send("Page.getAppManifest")
         assert manifest["errors"] == [] and manifest["url"] == server.base_url + "/manifest.webmanifest"
         assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        # the app shell is in the build's cache: the offline page, this page's stylesheet and scripts
+        cached = page.evaluate("""async () => {
+            const names = (await caches.keys()).filter((n) => n.startsWith('asobiba-'));
+            const cache = await caches.open(names[0]);
+            return {names, urls: (await cache.keys()).map((r) => new URL(r.url).pathname)};
+        }""")
+        assert len(cached["names"]) == 1
+        css = page.eval_on_selector("link[rel=stylesheet]", "l => new URL(l.href).pathname")
+        assert "/static/offline.html" in cached["urls"] and css in cached["urls"]
+        assert any(u.endswith("/app.js") for u in cached["urls"])
+        assert not any(u.endswith("/sw.js") for u in cached["urls"]), "the worker itself is never cached"
         for size in (192, 512):
             icon = page.request.get(f"{server.base_url}/static/img/icon-{size}.png")
             assert icon.ok and icon.headers["content-type"] == "image/png" and png_size(icon.body()) == (size, size)

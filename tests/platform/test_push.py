@@ -261,3 +261,29 @@ def test_the_same_calls_at_once_store_one_row_each(push_server, push_service):
     assert [r.status_code for r in chosen] == [200] * 8
     prefs = ben.get("/api/me/notifications").json()
     assert prefs["subscriptions"] == 1 and prefs["kinds"] == ALL_KINDS
+
+
+def test_each_players_pushes_are_throttled(database_url, push_service):
+    """``RATE_NOTIFY_PER_PLAYER`` 2/3600: of three mentions, Ben gets two pushes; the third is
+    counted as throttled and not sent."""
+    running = start_in_thread(database_url, push_allow_loopback_http=True, rate_notify_per_player="2/3600")
+    try:
+        room_id, (aki, ben) = setup_room(running.base_url, "synomilia", ["Aki", "Ben"], OPTIONS)
+        subscribe(ben, push_service, "ben", kinds={"chat_mention": True})
+        throttled_before = metrics.PUSHES.labels("throttled")._value.get()
+        sock = Socket(running.ws_url, room_id, aki.token)
+        try:
+            for n in range(3):
+                sock.send({"type": "chat", "text": f"@Ben {n}", "channel": "room"})
+                sock.recv_until(lambda m: m["type"] == "chat" and m["message"]["text"] == f"@Ben {n}")
+            push_service.wait_for("ben", 2)
+            deadline = time.monotonic() + 20
+            while metrics.PUSHES.labels("throttled")._value.get() == throttled_before:
+                assert time.monotonic() < deadline, "the third push was never throttled"
+                time.sleep(0.02)
+            settle(running)
+        finally:
+            sock.close()
+        assert [p.payload["body"] for p in push_service.to("ben")] == ["@Ben 0", "@Ben 1"]
+    finally:
+        running.stop()
