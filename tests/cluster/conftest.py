@@ -22,3 +22,12 @@ def redis_prefix():
     prefix = random_prefix()
     yield prefix
     delete_prefix(REDIS_URL, prefix)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Each phase's report on the test item (``rep_call``...), so a fixture that outlives its test can
+    tell whether it failed (test_cluster_room.py prints the shared cluster's logs then)."""
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"rep_{report.when}", report)
