@@ -165,6 +165,20 @@ def test_the_deadline_plays_a_bot_move_for_each_late_seat_once(fake_clock_server
         if seat >= 0:
             assert later["deadlines"][str(seat)] >= int((server.clock.now() + DAY - 60) * 1000)
     assert view["outcome"] is None
+    # Played to the end: the final state stored is the replay of the log, the deadline's move included.
+    rng = random.Random(5)
+    while (current := apis[0].get(f"/api/rooms/{room_id}/view").json())["outcome"] is None:
+        if -1 in current["awaiting"]:
+            server.clock.advance(11)  # a delayed reveal
+            wait_view(apis[0], room_id, lambda v: v["version"] > current["version"])
+            continue
+        seat = rng.choice([s for s in current["awaiting"] if s >= 0])
+        mine = apis[seat].get(f"/api/rooms/{room_id}/view").json()
+        response = apis[seat].post(f"/api/rooms/{room_id}/actions",
+                                   {"action": rng.choice(mine["legal_actions"]), "version": mine["version"]})
+        assert response.status_code == 200, response.text
+    match, log = replayed_state_matches(database_url, first["match_id"])
+    assert match.status == "finished" and match.version == len(log)
 
 
 def test_the_late_player_loses_when_the_host_chose_so(fake_clock_server, database_url):
