@@ -222,3 +222,38 @@ def test_bad_pace_is_refused(server):
     assert api.patch(f"/api/rooms/{room['id']}", {"pace": "9d"}).status_code == 422
     other = Api.new_player(server.base_url, "Ben")
     assert other.patch(f"/api/rooms/{room['id']}", {"pace": "1d"}).status_code == 403
+
+
+def test_twelve_hours_left_is_emitted_once_per_deadline(fake_clock_server, database_url):
+    """The hook Web Push sends from (app/correspondence/reminders.py): called once when a person's
+    deadline reaches 12 hours left, never again for it (the row's ``warned``), and anew for a new
+    deadline; never for a seat that already moved."""
+    from app.correspondence import reminders
+
+    heard: list = []
+    reminders.TWELVE_HOURS_LEFT.append(heard.append)
+    try:
+        server = fake_clock_server
+        room_id, apis = correspondence_room(server.base_url, "synomilia", "1d", "bot")
+        first = apis[0].get(f"/api/rooms/{room_id}/view").json()
+        action = first["legal_actions"][0]
+        assert apis[0].post(f"/api/rooms/{room_id}/actions", {"action": action, "version": 0}).status_code == 200
+        server.clock.advance(12 * 3600 - 60)
+        time.sleep(0.3)
+        assert heard == []  # 12 h and a minute left
+        server.clock.advance(120)
+        deadline = time.monotonic() + 10
+        while not heard:
+            assert time.monotonic() < deadline, "no 12-hours-left event"
+            time.sleep(0.02)
+        server.clock.advance(3600)
+        time.sleep(0.3)
+        assert [(r.seat, r.player_id, r.room_id, r.game) for r in heard] == [
+            (1, apis[1].player_id, room_id, "synomilia")]  # Ben only: Aki had moved
+        assert heard[0].due_at == first["deadlines"]["1"] / 1000
+        db = create_engine(database_url)
+        with Session(db) as session:
+            assert session.get(MatchDeadline, (first["match_id"], 1)).warned
+        db.dispose()
+    finally:
+        reminders.TWELVE_HOURS_LEFT.remove(heard.append)
