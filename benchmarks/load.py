@@ -367,12 +367,14 @@ def latency_figures(stats: Stats, wall: float) -> dict:
             "lat_ms_max": round(lat[-1], 2) if lat else None}
 
 
-async def measure(http, stats: Stats, server_pid: int, duration: float) -> dict:
+async def measure(http, stats: Stats, server_pid: int, duration: float, start=None) -> dict:
     """One window of ``duration`` seconds: moves, latency, CPU of both sides, the server's commits,
-    pauses and loop lag."""
+    pauses and loop lag. ``start()``, if given, is awaited once the window has begun (the first moves)."""
     commits0 = await commit_figures(http)  # before the window: it waits behind every socket
     srv0, cpu0, waited0 = proc_ticks(server_pid), os.times(), proc_waited(server_pid)
     stats.new_window(duration)
+    if start is not None:
+        await start()
     await asyncio.sleep(max(0.0, stats.t_end - time.perf_counter()))
     wall = time.perf_counter() - stats.t_start
     srv1, cpu1, waited1 = proc_ticks(server_pid), os.times(), proc_waited(server_pid)
@@ -421,9 +423,7 @@ async def run_load(args, base: str, server_pid: int) -> dict:
         await asyncio.sleep(1.0)
         rss_sockets = proc_rss(server_pid)
         stats.running = True
-        stats.new_window(args.duration)  # counting starts with the first moves
-        await tables.play(all_rooms)
-        window = await measure(http, stats, server_pid, args.duration)
+        window = await measure(http, stats, server_pid, args.duration, lambda: tables.play(all_rooms))
         stats.running = False
         await tables.close()
 

@@ -167,6 +167,9 @@ def main() -> int:
         return result
 
     peer_dir = None if args.no_peer else Path(args.peer) if args.peer else find_peer()
+    if peer_dir is None and not args.no_peer:
+        print("the boardgame.io peer was not found (--peer FOLDER, or BGIO_PEER): its rows are left out",
+              file=sys.stderr)
     peer = Peer(peer_dir) if peer_dir else None
     lines = ["| rooms | server | moves/s | × peer | latency p50 / p95 / p99 / max (ms) | server CPU | CPU µs per move "
              "| waited for CPU % | longest loop lag / GC pause (ms) | errors |",
