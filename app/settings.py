@@ -184,7 +184,7 @@ class Settings(BaseSettings):
     gc_young_threshold: int = 5_000  # new objects between young collections (0: Python's 700)
     gc_middle_threshold: int = 2  # young collections between middle ones (0: Python's 10)
     gc_full_threshold: int = 0  # middle ones between full ones (0: never by itself)
-    gc_full_every_seconds: float = 3600.0  # a scheduled full collection (0: none)
+    gc_full_every_seconds: float = 600.0  # a scheduled full collection (0: none)
     loop_lag_interval_ms: int = 25  # app/observability/loop_lag.py (0: off)
 
     @field_validator("admin_token", "metrics_token")

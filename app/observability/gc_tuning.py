@@ -12,7 +12,12 @@ scans every tracked object of the generations it collects. So each generation is
   and state of the process (a second or more at 1,000 rooms). Objects that outlive the middle
   generation are freed by reference counting like any other when they die; only garbage in
   reference cycles that reached the oldest generation waits for the full collection run every
-  ``GC_FULL_EVERY_SECONDS`` (``FullCollections``), whose pause the metrics show.
+  ``GC_FULL_EVERY_SECONDS`` (``FullCollections``, 10 minutes), whose pause the metrics show. A
+  finished match holds no cycle (its parts hold their runner weakly); what still gets there is
+  measured in benchmarks/README.md (a request slowed long enough by an overloaded CPU can take
+  its cycles there). ``GC_FULL_THRESHOLD`` 10 brings back Python's own rule (a full collection
+  once a quarter more objects survived than the last one found) where memory matters more than
+  pauses.
 
 Each pause is timed for the metrics (``asobiba_gc_pause_seconds``, app/observability/metrics.py)."""
 
