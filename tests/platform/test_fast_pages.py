@@ -18,11 +18,13 @@ from tests.live.helpers import Stream
 from tests.support.driver import setup_room
 
 GZIP = {"Accept-Encoding": "gzip"}
-# static/index.html is the shell that "/" and "/r/<room>" fill in (app/page_html.py), not a page
+# static/index.html is the shell that "/" and "/r/<room>" fill in, static/night.html the one of
+# "/n/<night>" (app/page_html.py): not pages of their own
+SHELLS = {"index.html", "night.html"}
 NOT_FOUND = ["/r/no-such-room", "/no/such/page"]
-PAGES = ["/", "ROOM"] + NOT_FOUND + [
+PAGES = ["/", "ROOM", "NIGHT"] + NOT_FOUND + [
     f"/static/{p.relative_to(ROOT / 'static').as_posix()}" for p in sorted((ROOT / "static").rglob("*.html"))
-    if p.name != "index.html"]
+    if p.name not in SHELLS]
 
 
 def raw_get(client: httpx.Client, url: str, **headers) -> tuple[httpx.Response, bytes]:
@@ -95,6 +97,11 @@ def test_every_page_is_compressed_revalidated_and_described(server, http, page):
     if page == "ROOM":
         room_id, _ = setup_room(server.base_url, "peribit", ["Aki", "Ben"])
         page = f"/r/{room_id}"
+    if page == "NIGHT":
+        room_id, apis = setup_room(server.base_url, "peribit", ["Aki", "Ben"])
+        night = apis[0].post("/api/nights", {"room_id": room_id})
+        assert night.status_code == 201, night.text
+        page = f"/n/{night.json()['id']}"
     browser = {"Accept": "text/html"}
     response, body = raw_get(http, page, **GZIP, **browser)
     assert response.status_code == (404 if page in NOT_FOUND else 200), page
