@@ -73,7 +73,10 @@ def room(base: str, summary: dict, game_title: str, game_title_ja: str, accept_l
             status, "This match is over: open the link to see how it ended.")
         alt = f"{name}: the components"
     url = f"{base}/r/{summary['id']}"
-    return shell(title, meta_tags(title, description, url, base + OG_IMAGE.format(name=summary["game"]), alt, ja))
+    tags = meta_tags(title, description, url, base + OG_IMAGE.format(name=summary["game"]), alt, ja)
+    # the table's stylesheet, fetched with the page's (static/tables.js adds it when the room is known)
+    tags += f'\n<link rel="preload" as="style" href="/static/css/games/{summary["game"]}.css">'
+    return shell(title, tags)
 
 
 NIGHT = (ROOT / "static" / "night.html").read_text(encoding="utf-8")

@@ -19,10 +19,11 @@ from app.settings import ROOT
 router = APIRouter(include_in_schema=False)
 
 
-def html_page(request: Request, html: str, status_code: int = 200) -> HTMLResponse:
-    """A page made here: its scripts and stylesheets at their fingerprinted URLs (app/assets.py),
-    and revalidated on each visit, like the pages served from static/."""
-    return HTMLResponse(request.app.state.assets.rewrite(html), status_code=status_code,
+def html_page(request: Request, html: str, status_code: int = 200, preload: tuple[str, ...] = ()) -> HTMLResponse:
+    """A page made here: its scripts and stylesheets at their fingerprinted URLs, the modules they
+    import (and ``preload``'s) preloaded (app/assets.py), and revalidated on each visit, like the
+    pages served from static/."""
+    return HTMLResponse(request.app.state.assets.page(html, preload), status_code=status_code,
                         headers={"Cache-Control": "no-cache"})
 FAVICON = ROOT / "static" / "favicon.ico"
 ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
@@ -45,8 +46,10 @@ async def room_page(room_id: str, request: Request, hub: HubDep, settings: Setti
             raise
         return html_page(request, page_html.not_found(accept_language, "room"), status_code=404)
     engine = engines.get(summary["game"])
+    # the table's module is fetched with the page's own (static/tables.js loads it after the room)
     return html_page(request, page_html.room(settings.invite_base(), summary, engine.title,
-                                             TITLES_JA.get(engine.id, engine.title), accept_language))
+                                             TITLES_JA.get(engine.id, engine.title), accept_language),
+                     preload=(f"games/{engine.id}.js",))
 
 
 @router.get("/n/{night_id}", dependencies=[rate_limit("nights")])  # a database read each time: as the API

@@ -1,4 +1,5 @@
 import { announce } from "/static/announce.js";
+import { isNew, marked, played, revealed } from "/static/motion.js";
 import { reasonText } from "/static/reasons.js";
 // Makelandia table (static/games/README.md contract). DOM via ctx.h / textContent only.
 const RULES_URL = "/static/rules/makelandia.html";
@@ -42,7 +43,7 @@ export function render(root, ctx) {
   wrap.appendChild(battleArea(ctx));
 
   if (v.hand && !legal.length) {
-    wrap.appendChild(h("h3", {}, t("Your hand", "あなたの手札") + ` (${v.hand.length})`));
+    wrap.appendChild(h("h2", {}, t("Your hand", "あなたの手札") + ` (${v.hand.length})`));
     wrap.appendChild(cardRow(ctx, v.hand));
     const me = v.players[v.seat];
     if (me.expedition.length) {
@@ -56,7 +57,7 @@ export function render(root, ctx) {
       wrap.appendChild(cardRow(ctx, me.expedition));
     }
   }
-  wrap.appendChild(h("h3", {}, t("Discards", "捨て札")));
+  wrap.appendChild(h("h2", {}, t("Discards", "捨て札")));
   for (const team of ["light", "dark"]) {
     wrap.appendChild(h("div", { class: "makelandia-small" }, teamName(ctx, team) + ":"));
     wrap.appendChild(cardRow(ctx, v.discards[team]));
@@ -72,12 +73,12 @@ export function render(root, ctx) {
     ),
   );
 
-  wrap.appendChild(h("h3", {}, t("Log", "ログ")));
+  wrap.appendChild(h("h2", {}, t("Log", "ログ")));
   const log = h("div", { class: "makelandia-log", tabindex: 0, role: "region", "aria-label": t("Log", "ログ") });
   for (const e of v.log.slice().reverse()) log.appendChild(h("div", {}, logText(ctx, e)));
   wrap.appendChild(log);
 
-  wrap.appendChild(h("h3", {}, t("House abilities", "ハウス能力(独自ルール)")));
+  wrap.appendChild(h("h2", {}, t("House abilities", "ハウス能力(独自ルール)")));
   for (const a of v.house_abilities) {
     const card = cardLabel(ctx, a.card);
     const title = t(a.name_en, a.name_ja);
@@ -112,7 +113,7 @@ function cardLabel(ctx, c) {
   return c;
 }
 
-function cardRow(ctx, cards) {
+function cardRow(ctx, cards, extra = "") {
   const row = ctx.h("div", { class: "makelandia-cards" });
   if (!cards.length) row.appendChild(ctx.h("span", { class: "makelandia-small" }, ctx.t("none", "なし")));
   for (const c of cards) {
@@ -122,7 +123,7 @@ function cardRow(ctx, cards) {
         : c === "boost" || c === "kill"
           ? "makelandia-card makelandia-special"
           : "makelandia-card";
-    row.appendChild(ctx.h("span", { class: cls }, cardLabel(ctx, c)));
+    row.appendChild(ctx.h("span", { class: extra ? `${cls} ${extra}` : cls }, cardLabel(ctx, c)));
   }
   return row;
 }
@@ -192,7 +193,6 @@ function ringView(ctx, legal, rerender) {
   const ring = h("div", { class: "makelandia-ring" });
   const picks = pickable(legal || []);
   const recent = lastSeats(v);
-  ring.appendChild(h("div", { class: "makelandia-ringline" }));
   const me = v.seat !== null ? v.players[v.seat] : null;
   const count = v.territories;
   v.ring.forEach((seat, terr) => {
@@ -309,10 +309,16 @@ function whereText(ctx, to) {
   }[to];
 }
 
+/** The battle area. The newest play moves: an attack's face-down cards land and stay marked while
+ * the defender answers; then the battle's cards turn face up and stay marked until the next play
+ * (static/motion.js: once per play, never on a redraw). */
 function battleArea(ctx) {
   const { h, t, view: v } = ctx;
   const box = h("div", { class: "makelandia-battle" });
-  box.appendChild(h("h3", {}, t("Battle area", "戦闘エリア")));
+  const p0 = v.pending;
+  const freshAttack = isNew("makelandia-attack", p0 ? JSON.stringify([v.turn_no, p0.attacker, p0.defender]) : "");
+  const freshBattle = isNew("makelandia-battle", v.last_battle ? JSON.stringify(v.last_battle) : "");
+  box.appendChild(h("h2", {}, t("Battle area", "戦闘エリア")));
   if (v.pending) {
     const p = v.pending;
     box.appendChild(
@@ -325,7 +331,7 @@ function battleArea(ctx) {
         ),
       ),
     );
-    box.appendChild(cardRow(ctx, p.cards || [null])); // others see only that a play was made
+    box.appendChild(cardRow(ctx, p.cards || [null], played(freshAttack))); // others see only that a play was made
     box.appendChild(
       h("div", { class: "makelandia-small" }, t("Defender's answer: not yet played.", "応戦: まだ出されていません。")),
     );
@@ -343,7 +349,8 @@ function battleArea(ctx) {
         ),
       ),
     );
-    box.appendChild(cardRow(ctx, b.attack));
+    const shown = v.pending ? "" : `${marked()} ${revealed(freshBattle)}`;
+    box.appendChild(cardRow(ctx, b.attack, shown));
     box.appendChild(
       h(
         "div",
@@ -354,7 +361,7 @@ function battleArea(ctx) {
         ),
       ),
     );
-    box.appendChild(cardRow(ctx, b.defense));
+    box.appendChild(cardRow(ctx, b.defense, shown));
     const who =
       b.winner === "tie"
         ? t("Tie.", "相討ち。")
@@ -395,7 +402,7 @@ function actionPanel(ctx, legal, rerender) {
   const dist = (s) => (me.adjacent.includes(s) ? t("adjacent", "隣接") : t("distant", "遠方"));
   panel.appendChild(
     h(
-      "h3",
+      "h2",
       {},
       defending
         ? t(

@@ -1,4 +1,5 @@
 import { announce } from "/static/announce.js";
+import { isNew, played, revealed } from "/static/motion.js";
 import { pressable } from "/static/keyboard.js";
 // Mipolin the Game — table for one seat. Contract: static/games/README.md.
 // DOM is built with ctx.h only (text children, never HTML from the view).
@@ -32,7 +33,8 @@ export function render(root, ctx) {
     return d ? t(d.en, d.ja) : id;
   };
   const cardClass = (id) => "mipolin-card " + (id === cat.gather ? "g" : id[0]);
-  const cardChip = (id) => H("span", { class: cardClass(id), title: cardName(id) }, cardName(id));
+  const cardChip = (id, extra = "") =>
+    H("span", { class: cardClass(id) + (extra ? ` ${extra}` : ""), title: cardName(id) }, cardName(id));
   const playerName = (s) => {
     const p = (ctx.players || []).find((x) => x.seat === s);
     const who = p && p.name ? p.name : t(`Seat ${s + 1}`, `席${s + 1}`);
@@ -41,6 +43,16 @@ export function render(root, ctx) {
   const who = (s) => (s === null || s === undefined ? "—" : playerName(s));
   const legal = ctx.legal || [];
   const byType = (type) => legal.filter((a) => a.type === type);
+  // The newest play (a card revealed from a hand onto its row, a piece moved to another area)
+  // lands once and stays marked until the next one; the solution turns face up at the end.
+  let playAt = v.log.length - 1;
+  const isPlay = (e) => e.kind === "reveal" || (e.kind === "move" && e.from !== e.to);
+  while (playAt >= 0 && !isPlay(v.log[playAt])) playAt--;
+  const play = playAt >= 0 ? v.log[playAt] : null;
+  const fresh = isNew("mipolin", `${playAt}:${JSON.stringify(play)}`);
+  const freshEnd = isNew("mipolin-solution", Boolean(v.solution));
+  const playedCard = (seat, id) =>
+    play && play.kind === "reveal" && play.seat === seat && play.card === id ? played(fresh) : "";
 
   // reset transient selections when the step changes
   const key = `${v.phase}/${v.turn}/${v.round}/${v.log.length}`;
@@ -111,11 +123,11 @@ export function render(root, ctx) {
         v.missing ? cardChip(`c${v.missing}`) : H("span", {}, "?"),
         H("span", {}, t("Culprit:", "犯人:")),
         v.solution
-          ? cardChip(`c${v.solution.culprit}`)
+          ? cardChip(`c${v.solution.culprit}`, revealed(freshEnd))
           : H("span", { class: "mipolin-card mipolin-down", title: t("face down", "裏向き") }, "?"),
         H("span", {}, t("Location:", "場所:")),
         v.solution
-          ? cardChip(`p${v.solution.location}`)
+          ? cardChip(`p${v.solution.location}`, revealed(freshEnd))
           : H("span", { class: "mipolin-card", title: t("face down", "裏向き") }, "?"),
       ),
       v.order
@@ -142,10 +154,18 @@ export function render(root, ctx) {
       const pieces = v.players
         .filter((p) => p.active && p.area === area)
         .map((p) =>
-          H("span", { class: `mipolin-piece mipolin-s${p.seat}`, title: who(p.seat) }, charName(p.character)),
+          H(
+            "span",
+            {
+              class: `mipolin-piece mipolin-s${p.seat}${play && play.kind === "move" && play.seat === p.seat ? ` ${played(fresh)}` : ""}`,
+              title: who(p.seat),
+            },
+            charName(p.character),
+          ),
         );
       let attrs = {
-        class: "mipolin-area" + (moveAreas.has(area) ? " can" : "") + (area === cat.lodge ? " lodge" : ""),
+        class:
+          `mipolin-area mipolin-a${area}` + (moveAreas.has(area) ? " can" : "") + (area === cat.lodge ? " lodge" : ""),
       };
       if (moveAreas.has(area))
         attrs = pressable(
@@ -234,9 +254,12 @@ export function render(root, ctx) {
                 : t("out: wrong accusation", "脱落:推理ミス"),
           ),
           H("span", { class: "mipolin-small" }, t("row:", "場札:")),
-          p.row.map(cardChip),
+          p.row.map((id) => cardChip(id, playedCard(p.seat, id))),
           p.exposed
-            ? [H("span", { class: "mipolin-small" }, t("revealed hand:", "公開手札:")), p.exposed.map(cardChip)]
+            ? [
+                H("span", { class: "mipolin-small" }, t("revealed hand:", "公開手札:")),
+                p.exposed.map((id) => cardChip(id)),
+              ]
             : null,
         ),
       ),

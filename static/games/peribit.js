@@ -1,4 +1,5 @@
 import { announce } from "/static/announce.js";
+import { isNew, played, revealed } from "/static/motion.js";
 // Peribit table (static/games/README.md contract). DOM via ctx.h / text nodes only, never innerHTML.
 
 const RULES_URL = "/static/rules/peribit.html";
@@ -19,16 +20,32 @@ export function render(root, ctx) {
     return (p && p.name) || `P${s + 1}`;
   };
   const markName = (m) => t(MARK[m].en, MARK[m].ja);
-  const stone = (m) => {
+  const stone = (m, extra = "") => {
     const el = h(
       "span",
-      { class: `peribit-stone peribit-m-${m}`, title: markName(m), style: `background-color:${MARK[m].color}` },
+      {
+        class: `peribit-stone peribit-m-${m}${extra ? ` ${extra}` : ""}`,
+        title: markName(m),
+        style: `background-color:${MARK[m].color}`,
+      },
       t(MARK[m].letter, MARK[m].ja[0]),
     );
     return el;
   };
   const back = () => h("span", { class: "peribit-stone peribit-back", title: t("hidden stone", "伏せた石") }, "?");
   const awaited = (ctx.awaiting || []).filter((s) => s >= 0);
+  // The newest placement (both stones, secret until both were placed): its stones turn face up in
+  // the "last placement" box, land where they went (a lane they started or joined in a collision,
+  // or the placer's multa with the lane it captured) and stay marked until the next placement.
+  const lastR = v.last_result;
+  const fresh = isNew("peribit", lastR ? `${lastR.round}:${lastR.placement}` : "");
+  const current = lastR && lastR.round === v.round && !lastR.round_end;
+  const landed = new Set(
+    current
+      ? [...(lastR.new_lanes || []).map((x) => x.lane), ...(lastR.collision !== null ? [lastR.collision] : [])]
+      : [],
+  );
+  const captured = (s, m) => current && lastR.captures.some((c) => c.seat === s && c.mark === m);
 
   while (root.firstChild) root.removeChild(root.firstChild);
   const wrap = h("div", { class: "peribit-root" });
@@ -201,7 +218,12 @@ export function render(root, ctx) {
     const multaRow = h("div", { class: "peribit-row" }, h("span", { class: "peribit-label" }, t("Multa", "ムルタ")));
     for (const m of MARKS) {
       multaRow.appendChild(
-        h("span", { class: "peribit-row" }, stone(m), h("span", { class: "peribit-count" }, `× ${mu.counts[m]}`)),
+        h(
+          "span",
+          { class: "peribit-row" },
+          stone(m, captured(s, m) ? played(fresh) : ""),
+          h("span", { class: "peribit-count" }, `× ${mu.counts[m]}`),
+        ),
       );
     }
     box.appendChild(multaRow);
@@ -218,7 +240,7 @@ export function render(root, ctx) {
   }
 
   // ----- field
-  const field = h("div", { class: "peribit-box" }, h("h4", {}, t("Field (lanes)", "場(列)")));
+  const field = h("div", { class: "peribit-box" }, h("h2", {}, t("Field (lanes)", "場(列)")));
   const places = legal.filter((a) => a.type === "place");
   if (!v.lanes.length)
     field.appendChild(h("div", { class: "peribit-dim peribit-small" }, t("No lanes.", "列はありません。")));
@@ -226,7 +248,8 @@ export function render(root, ctx) {
     const act = places.find((a) => a.lane === lane.index);
     const stack = h("span", { class: "peribit-stack" });
     const shown = Math.min(lane.stones, 12);
-    for (let i = 0; i < shown; i++) stack.appendChild(stone(lane.mark));
+    for (let i = 0; i < shown; i++)
+      stack.appendChild(stone(lane.mark, i === shown - 1 && landed.has(lane.index) ? played(fresh) : ""));
     const row = h(
       "div",
       { class: "peribit-lane" + (act ? " peribit-can" : "") },
@@ -287,7 +310,7 @@ export function render(root, ctx) {
           ),
         );
     }
-    decision.prepend(h("div", { class: "peribit-box" }, h("h4", {}, t("Exchange (optional)", "交換(任意)")), row));
+    decision.prepend(h("div", { class: "peribit-box" }, h("h2", {}, t("Exchange (optional)", "交換(任意)")), row));
   } else if (v.step === "exchange" && me !== null && v.exchange.mine !== null) {
     wrap.appendChild(
       h(
@@ -319,7 +342,7 @@ export function render(root, ctx) {
       "div",
       { class: "peribit-box" },
       h(
-        "h4",
+        "h2",
         {},
         t(
           `Last placement: round ${r.round}, #${r.placement} (${r.time === "mane" ? "Mane" : "Nox"})`,
@@ -334,7 +357,7 @@ export function render(root, ctx) {
           "li",
           {},
           `${name(p.seat)}: `,
-          stone(p.mark),
+          stone(p.mark, revealed(fresh)),
           " ",
           p.new_lane
             ? t("started a new lane", "新しい列を作った")
@@ -435,7 +458,7 @@ export function render(root, ctx) {
         ),
       );
     }
-    wrap.appendChild(h("div", { class: "peribit-box" }, h("h4", {}, t("Rounds", "ラウンド結果")), table));
+    wrap.appendChild(h("div", { class: "peribit-box" }, h("h2", {}, t("Rounds", "ラウンド結果")), table));
   }
 
   // ----- final (Peribit)
@@ -498,7 +521,7 @@ export function render(root, ctx) {
       ),
     );
     wrap.appendChild(
-      h("div", { class: "peribit-box" }, h("h4", {}, t("Peribit (game end)", "ペリビット(ゲーム終了)")), ul),
+      h("div", { class: "peribit-box" }, h("h2", {}, t("Peribit (game end)", "ペリビット(ゲーム終了)")), ul),
     );
   }
 

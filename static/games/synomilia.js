@@ -1,4 +1,5 @@
 import { announce } from "/static/announce.js";
+import { isNew, played, revealed } from "/static/motion.js";
 // Synomilia table (static/games/README.md contract). DOM via ctx.h / text nodes only.
 
 const RULES_URL = "/static/rules/synomilia.html";
@@ -9,6 +10,9 @@ export function render(root, ctx) {
   const { h, t } = ctx;
   const v = ctx.view;
   const me = typeof ctx.seat === "number" && ctx.seat >= 0 ? ctx.seat : null;
+  // motion only for what is new since the last draw (static/motion.js)
+  const freshPlay = isNew("synomilia-play", `${v.bout}:${v.plays.length}`);
+  const freshReveal = isNew("synomilia-reveal", `${v.bout}:${v.phase === "reveal"}`);
   const name = (s) => {
     const p = (ctx.players || []).find((x) => x.seat === s);
     return (p && p.name) || `P${s + 1}`;
@@ -91,7 +95,7 @@ export function render(root, ctx) {
     // prediction slot
     let slot;
     if (v.phase === "reveal" && v.reveal.cards[s] !== null) {
-      slot = h("span", { class: "synomilia-card synomilia-shown art-reveal" }, String(v.reveal.cards[s]));
+      slot = h("span", { class: `synomilia-card synomilia-shown ${revealed(freshReveal)}` }, String(v.reveal.cards[s]));
     } else if (s === me && v.my_prediction !== null && v.my_prediction !== undefined) {
       slot = h(
         "span",
@@ -144,7 +148,7 @@ export function render(root, ctx) {
       ...(v.pile.length
         ? v.pile.map((f, i) =>
             h("span", {
-              class: `synomilia-chip synomilia-${f}${i === v.pile.length - 1 && v.plays.length && v.plays[v.plays.length - 1].type === "stack" ? " art-played" : ""}`,
+              class: `synomilia-chip synomilia-${f}${i === v.pile.length - 1 && v.plays.length && v.plays[v.plays.length - 1].type === "stack" ? ` ${played(freshPlay)}` : ""}`,
               title: `${i + 1}: ${faceName(f)}`,
               role: "img",
               "aria-label": `${i + 1}: ${faceName(f)}`,
@@ -171,7 +175,7 @@ export function render(root, ctx) {
       h(
         "div",
         { class: "synomilia-box" },
-        h("h4", {}, t("This bout", "この勝負の進行")),
+        h("h2", {}, t("This bout", "この勝負の進行")),
         h("ol", { class: "synomilia-small" }, ...v.plays.map((p) => h("li", {}, playText(p, name, t)))),
       ),
     );
@@ -185,7 +189,7 @@ export function render(root, ctx) {
       h(
         "div",
         { class: "synomilia-box" },
-        h("h4", {}, t("Reveal", "公開")),
+        h("h2", {}, t("Reveal", "公開")),
         h("div", {}, endText(r.end_condition, t)),
         h(
           "div",
@@ -210,7 +214,7 @@ export function render(root, ctx) {
       h(
         "div",
         { class: "synomilia-box" },
-        h("h4", {}, t("Result", "結果")),
+        h("h2", {}, t("Result", "結果")),
         h("div", { class: "synomilia-win" }, t(v.result.text_en, v.result.text_ja)),
         h("div", {}, gameEndText(v.result.game_end, name, t)),
       ),
@@ -226,7 +230,7 @@ export function render(root, ctx) {
       h(
         "div",
         { class: "synomilia-box" },
-        h("h4", {}, t("Bouts", "勝負の記録")),
+        h("h2", {}, t("Bouts", "勝負の記録")),
         h(
           "table",
           { class: "synomilia-hist" },
@@ -297,7 +301,7 @@ function actionsBox(ctx, v, legal, faceIcon) {
   if (predicts.length) {
     box.appendChild(
       h(
-        "h4",
+        "h2",
         {},
         t("Place your prediction (how many chips will the pile hold?)", "予想カードを伏せる(場のチップは何枚になる?)"),
       ),
@@ -445,7 +449,7 @@ function lastBoutBox(b, ctx, name, faceIcon) {
   return h(
     "div",
     { class: "synomilia-box" },
-    h("h4", {}, t(`Bout ${b.bout} result`, `第${b.bout}勝負の結果`)),
+    h("h2", {}, t(`Bout ${b.bout} result`, `第${b.bout}勝負の結果`)),
     h(
       "div",
       { class: "synomilia-row" },

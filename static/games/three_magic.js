@@ -1,4 +1,5 @@
 import { announce } from "/static/announce.js";
+import { isNew, played } from "/static/motion.js";
 const said = new Map(); // seat → counts in the view last drawn (what changed = the play to say)
 import { reasonText } from "/static/reasons.js";
 // Three Magic (スリーマジック) table: one seat's view of the 3-player spell-building card game.
@@ -33,6 +34,7 @@ export function render(root, ctx) {
     );
   const typeText = (c) => `${elName(c.el)} ${c.n}`;
   const [sayKey, sayText, playedSeat] = playSaid(); // the newest play: said, and its card marked
+  const fresh = isNew("three_magic", sayKey); // it lands once; a redraw without a new play moves nothing
 
   const wrap = h("div", { class: "three_magic-root" });
   root.appendChild(wrap);
@@ -98,13 +100,16 @@ export function render(root, ctx) {
   }
   wrap.appendChild(status);
 
+  // ---- own hand and actions: right under the status line when this seat decides, so the decision
+  // is on a phone's first screen whatever the players' rows hold (static/games/README.md)
+  const deciding = v.seat !== null && v.hand && legal.length > 0;
+  if (deciding) wrap.appendChild(handBox());
+
   // ---- players (the viewer first)
   const order = [0, 1, 2];
   if (v.seat !== null) order.sort((a, b) => ((a - v.seat + 3) % 3) - ((b - v.seat + 3) % 3));
   for (const seat of order) wrap.appendChild(playerBox(seat));
-
-  // ---- own hand and actions
-  if (v.seat !== null && v.hand) wrap.appendChild(handBox());
+  if (v.seat !== null && v.hand && !deciding) wrap.appendChild(handBox());
 
   // ---- last result
   if (v.last_result) wrap.appendChild(resultBox(v.last_result));
@@ -193,7 +198,7 @@ export function render(root, ctx) {
     for (const d of p.discards) {
       let cls = d.riichi_od ? "three_magic-riichi" : "";
       if (d.taken_by !== null) cls += " three_magic-taken";
-      if (seat === playedSeat && d === p.discards[p.discards.length - 1]) cls += " art-played";
+      if (seat === playedSeat && d === p.discards[p.discards.length - 1]) cls += ` ${played(fresh)}`;
       const title =
         cardText(d.card) +
         (d.riichi_od ? t(` — riichi, ${d.riichi_od} od on it`, ` — リーチ、魔力${d.riichi_od}`) : "") +

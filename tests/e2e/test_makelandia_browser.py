@@ -41,7 +41,7 @@ def test_the_decision_comes_first_and_the_hand_plays(server, browser, viewport, 
         plays = move.locator(".makelandia-plays button, .makelandia-whom button")
         assert plays.count() >= 1
         # the decision and its first plays are on the first screen, phone included
-        assert in_first_viewport(page, move.locator("h3"))
+        assert in_first_viewport(page, move.locator("h2"))
         assert in_first_viewport(page, move.locator(".makelandia-hand"))
         assert in_first_viewport(page, plays.first)
         if turn == 0:

@@ -57,6 +57,11 @@ def test_pages_point_at_fingerprinted_assets_kept_for_a_year(http):
     # ES modules import each other (and the tables, by template literal) by fingerprinted URL too
     app_js = http.get(f"/static/v/{fingerprint}/app.js").text
     assert f'from "/static/v/{fingerprint}/dom.js"' in app_js
+    # every module app.js imports, directly or not, is preloaded with the page: one round trip for
+    # the graph rather than one per level (lobby.js comes through room.js)
+    preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
+    assert {f"/static/v/{fingerprint}/{m}" for m in ("dom.js", "room.js", "lobby.js")} <= set(preloads), preloads
+    assert f"/static/v/{fingerprint}/app.js" not in preloads  # (the page's own script)
     tables_js = http.get(f"/static/v/{fingerprint}/tables.js").text  # a table's module and its stylesheet
     assert f"`/static/v/{fingerprint}/games/${{" in tables_js
     assert f"`/static/v/{fingerprint}/css/games/${{" in tables_js
@@ -140,3 +145,15 @@ def test_the_ndjson_stream_is_not_compressed_and_each_line_arrives_alone(server)
         assert time.monotonic() - started < 5  # the line came at once, not with a later one
     finally:
         stream.close()
+
+
+def test_a_table_page_preloads_its_game(server):
+    """A room's page names its game's module (and what it imports) and stylesheet in its head, so
+    they load with the page's own files instead of after the room is read."""
+    room_id, _ = setup_room(server.base_url, "mipolin", ["Aki", "Ben", "Cho"])
+    with httpx.Client(base_url=server.base_url, timeout=10) as client:
+        html = client.get(f"/r/{room_id}").text
+    head = html.split("</head>")[0]
+    assert re.search(r'<link rel="modulepreload" href="/static/v/[0-9a-f]{16}/games/mipolin\.js">', head), head
+    assert re.search(r'<link rel="modulepreload" href="/static/v/[0-9a-f]{16}/motion\.js">', head), head
+    assert re.search(r'<link rel="preload" as="style" href="/static/v/[0-9a-f]{16}/css/games/mipolin\.css">', head), head
