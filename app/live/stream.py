@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 
+from starlette.responses import StreamingResponse
+
+from app.limits.sockets import Admission
 from app.live.connection import MAX_QUEUED
 
 
@@ -34,3 +37,22 @@ class StreamSubscriber:
 
     def send_encoded(self, message: dict, _encoded) -> None:
         self.send(message)  # the stream writes its own NDJSON lines
+
+
+class NdjsonResponse(StreamingResponse):
+    """An NDJSON stream's response (a room's, or "my tables"): closes the line generator however
+    the response ends, so a subscriber is always removed, and gives the stream's place in the
+    bounds back."""
+
+    def __init__(self, lines, admission: Admission, **kwargs):
+        super().__init__(lines, **kwargs)
+        self.admission = admission
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            try:
+                await self.body_iterator.aclose()
+            finally:
+                await self.admission.release()

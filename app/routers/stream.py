@@ -15,8 +15,8 @@ from fastapi.responses import StreamingResponse
 from app.accounts.live_sessions import end_stream
 from app.deps import CurrentPlayer, HubDep
 from app.limits.rest import rate_limit
-from app.limits.sockets import Admission, admit
-from app.live.stream import StreamSubscriber
+from app.limits.sockets import admit
+from app.live.stream import NdjsonResponse, StreamSubscriber
 from app.schemas import RoomId
 
 log = logging.getLogger("asobiba.stream")
@@ -52,24 +52,6 @@ it), or after an `error` line `session_ended` when the token's session ends (log
 expired, password changed, guest name claimed). A reader that falls far behind is cut off: reconnect to get a full view. To act, send
 `POST /api/rooms/{id}/actions` with `{"action": <one of legal_actions>, "version": <view version>}`.
 """
-
-
-class _NdjsonStream(StreamingResponse):
-    """Closes the line generator however the response ends, so the subscriber is always removed
-    and the stream's place in the bounds given back."""
-
-    def __init__(self, lines, admission: Admission, **kwargs):
-        super().__init__(lines, **kwargs)
-        self.admission = admission
-
-    async def __call__(self, scope, receive, send):
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            try:
-                await self.body_iterator.aclose()
-            finally:
-                await self.admission.release()
 
 
 @router.get("/{room_id}/stream", response_class=StreamingResponse, summary="Stream this seat's updates (NDJSON)",
@@ -131,8 +113,8 @@ async def stream_room(room_id: RoomId, player: CurrentPlayer, hub: HubDep, reque
             live.leave(subscriber)
             log.info("stream closed", extra={"event": "stream_closed", **ids})
 
-    return _NdjsonStream(lines(), admission, media_type="application/x-ndjson",
-                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return NdjsonResponse(lines(), admission, media_type="application/x-ndjson",
+                          headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 def _line(message: dict) -> str:

@@ -18,6 +18,7 @@ from app.deps import CurrentPlayer, DbDep, HubDep
 from app.errors import ApiError, not_found
 from app.limits.rest import rate_limit
 from app.limits.sockets import Admission, Refused
+from app.live.stream import NdjsonResponse
 from app.schemas import RoomId
 
 router = APIRouter(prefix="/api/me", tags=["players"])
@@ -121,25 +122,8 @@ async def stream_tables(player: CurrentPlayer, db: DbDep, hub: HubDep, request: 
         finally:
             untrack()
 
-    return _Stream(lines(), admission, media_type="application/x-ndjson",
-                   headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-
-
-class _Stream(StreamingResponse):
-    """Closes the line generator however the response ends, and gives the stream's place back."""
-
-    def __init__(self, lines, admission: Admission, **kwargs):
-        super().__init__(lines, **kwargs)
-        self.admission = admission
-
-    async def __call__(self, scope, receive, send):
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            try:
-                await self.body_iterator.aclose()
-            finally:
-                await self.admission.release()
+    return NdjsonResponse(lines(), admission, media_type="application/x-ndjson",
+                          headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 def _line(message: dict) -> str:
