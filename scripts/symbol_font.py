@@ -56,9 +56,9 @@ def main() -> None:
     TARGET.parent.mkdir(exist_ok=True)
     font.save(TARGET)
     css = CSS.read_text(encoding="utf-8")
-    css = re.sub(r"(/\* symbols \*/ unicode-range: )[^;]*;", lambda m: m.group(1) + unicode_range(codepoints) + ";", css)
+    css = re.sub(r"(/\* symbols \*/\s*unicode-range:\s*)[^;]*;", lambda m: m.group(1) + unicode_range(codepoints) + ";", css)
     CSS.write_text(css, encoding="utf-8")
-    print(f"{TARGET.relative_to(ROOT)}: {len(codepoints)} symbols, {TARGET.stat().st_size} bytes")
+    print(f"{TARGET.relative_to(ROOT)}: {len(codepoints)} symbols, {TARGET.stat().st_size} bytes; now 'npm run format' lays out app.css")
 
 
 if __name__ == "__main__":

@@ -31,8 +31,11 @@ def client_files(*suffixes):
 def test_every_symbol_is_shipped_and_declared():
     font = TTFont(STATIC / "fonts" / "symbols.woff").getBestCmap()
     css = (STATIC / "css" / "app.css").read_text(encoding="utf-8")
-    declared = {int(c, 16) for c in re.search(r"/\* symbols \*/ unicode-range: ([^;]*);", css).group(1).replace("U+", "").split(", ")}
-    assert '--font: "Asobiba Symbols",' in css
+    # as Prettier lays it out: the comment, then the range over one or more lines
+    found = re.search(r"/\* symbols \*/\s*unicode-range:\s*([^;]*);", css)
+    assert found, "app.css has no /* symbols */ unicode-range"
+    declared = {int(c.strip().removeprefix("U+"), 16) for c in found.group(1).split(",")}
+    assert re.search(r'--font:\s*"Asobiba Symbols",', css), "the site font does not begin with the symbols"
     for path in client_files(".js", ".html", ".css"):
         chars = written(path)
         symbols = {c for c in chars if SYMBOLS[0] <= c <= SYMBOLS[1]}
