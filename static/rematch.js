@@ -127,7 +127,10 @@ export class RematchPanel {
     const select = h(
       "select",
       { id: "next-game", "aria-label": t("Game for the new table", "新しいテーブルのゲーム") },
-      (this.games || [{ id: room.game, title: this.page.game?.title || room.game }]).map((g) =>
+      // until the catalog arrives, the table's own game, in the page's language too
+      (
+        this.games || [{ id: room.game, title: this.page.game?.title || room.game, title_ja: this.page.game?.title_ja }]
+      ).map((g) =>
         h(
           "option",
           { value: g.id, selected: g.id === (this.nextGame || room.game) },

@@ -21,7 +21,7 @@ def test_opening_turns_through_the_table(server, browser):
     root.wait_for()
     assert host.locator(".three_magic-root a[href='/static/rules/three_magic.html']").count() == 1
     assert host.locator(".three_magic-root", has_text="Catalyst indicators").count() == 1
-    me = host.locator(".three_magic-box.three_magic-me").last  # the hand box
+    me = host.locator(".three_magic-hand")  # the hand box (above the players' rows while the host decides)
     assert me.locator(".three_magic-card").count() >= 8
 
     discarded = 0
@@ -42,8 +42,8 @@ def test_opening_turns_through_the_table(server, browser):
             pass  # the table was redrawn under the click; try again
         host.wait_for_timeout(100)
     assert discarded == 3, "the host never got three turns"
-    # the host's own player box (first, the viewer is listed first) shows its discards
-    pond = host.locator(".three_magic-box").first.locator(".three_magic-small .three_magic-card")
+    # the host's own player box (the viewer's row, not the hand box) shows its discards
+    pond = host.locator(".three_magic-box.three_magic-me:not(.three_magic-hand)").locator(".three_magic-small .three_magic-card")
     pond.first.wait_for()  # (drawn with the view that took the third discard)
     assert pond.count() >= 1
     width = host.evaluate("document.documentElement.scrollWidth")
