@@ -26,13 +26,16 @@ class MirrorMatch:
     views and a way to forward actions to the owner."""
 
     def __init__(self, match_id: str, game: str, num_players: int, forward: Forward, resync_window: int = 64,
-                 on_behind: Callable[[], None] | None = None):
+                 on_behind: Callable[[], None] | None = None,
+                 catch_up: Callable[[], Awaitable[None]] | None = None):
         self.match_id = match_id
         self.engine = engines.get(game)
         self.num_players = num_players
         self.forward = forward
         # Called when a client syncs from our version or later: a message may have been missed.
         self.on_behind = on_behind
+        # Asks the owner for its current views (``caught_up``): published views arrive a moment later.
+        self.catch_up = catch_up
         self.state = None  # the state lives with the owner
         self.status = "running"
         self.version = -1  # nothing received yet
@@ -119,7 +122,14 @@ class MirrorMatch:
         return None if views is None else [json_codec.loads(view.text) for view in views]
 
     async def submit(self, seat: int, action, version: int | None) -> int:
-        return await self.forward(seat, action, version)
+        applied = await self.forward(seat, action, version)
+        if self.version < applied:  # the owner's views of it are still on their way here
+            await self.caught_up()
+        return applied
+
+    async def caught_up(self) -> None:
+        if self.catch_up is not None:
+            await self.catch_up()
 
     # --- what a runner does and a mirror does not -----------------------------------------------
 

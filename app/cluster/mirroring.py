@@ -43,8 +43,11 @@ class Mirrors:
                 self._asked[live.id] = time.monotonic()
                 self.later(self.fetch_views(live))
 
+        async def catch_up():  # the owner's views now, as the next version if they are (history kept)
+            await self.fetch_views(live, restart=False)
+
         mirror = self.held[live.id] = MirrorMatch(match_id, game, num_seats, forward, self.resync_window,
-                                                  on_behind=behind)
+                                                  on_behind=behind, catch_up=catch_up)
         live.attach(mirror)
         for _ in range(5):  # the owner may be a moment from having the match (it is loading it)
             await self.fetch_views(live)
@@ -53,8 +56,8 @@ class Mirrors:
             await asyncio.sleep(0.1)
         return mirror
 
-    async def fetch_views(self, live) -> None:
-        """Ask the room's owner for its current views (the mirror's history starts over)."""
+    async def fetch_views(self, live, restart: bool = True) -> None:
+        """Ask the room's owner for its current views (``restart``: the mirror's history starts over)."""
         owner = await self.leases.owner(live.id)
         if owner is None or owner == self.bus.node_id or not self.holds(live):
             return  # no owner now: the sweep takes the room over
@@ -65,7 +68,7 @@ class Mirrors:
             return
         self.owners[live.id] = owner
         if self.holds(live):
-            live.runner.receive(answer.version, dict(answer.texts), restart=True)
+            live.runner.receive(answer.version, dict(answer.texts), restart=restart)
 
     def heard(self, live, owner: str, version: int, texts: dict[str, str], restart: bool,
               refreshed: bool = False) -> bool:

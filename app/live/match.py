@@ -66,7 +66,13 @@ class Match(Protocol):
         one full view instead)."""
 
     async def submit(self, seat: int, action, version: int | None) -> int:
-        """Apply (or have applied) one action; the new version, or ``ApiError`` and no change."""
+        """Apply (or have applied) one action; the new version, or ``ApiError`` and no change.
+        Once it returns, ``current`` shows that version or a later one."""
+
+    async def caught_up(self) -> None:
+        """Return once ``current`` shows every version the match had when this was called: what
+        a REST read needs behind a load balancer (an action acknowledged by one process is seen
+        by a read through another). The match that runs here is always caught up."""
 
     def start_clocks(self) -> None:
         """Clocks of the current state as if every awaited seat just became awaited."""

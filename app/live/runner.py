@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import Counter
 from concurrent.futures import Executor
 from typing import Protocol
 
@@ -103,12 +102,11 @@ class MatchRunner:
     def current(self, seat: int | None) -> tuple[dict, Encoded]:  # encoded once per version and seat
         return self.views.current(seat)
 
+    async def caught_up(self) -> None:  # this process applies the actions: nothing newer exists elsewhere
+        return
+
     def missed_views(self, seat: int | None, since: int) -> list[Encoded] | None:  # None: no longer kept
         return self.views.missed(seat, since)
-
-    @property
-    def encodes(self) -> Counter:  # messages encoded per seat (None = spectators): once per version at most
-        return self.views.encodes
 
     # --- the apply path ----------------------------------------------------------------------
 

@@ -212,6 +212,7 @@ async def get_view(room_id: RoomId, player: OptionalPlayer, hub: HubDep) -> dict
         raise ApiError(409, "not_started", "the match has not started yet")
     if player is not None:
         live.seen(player.id)  # a REST-only player is present while they call (zombie seats)
+    await live.runner.caught_up()  # in a cluster: what the owner has now, not what reached this process
     return live.runner.current(live.seat_of(player.id if player else None))[0]
 
 

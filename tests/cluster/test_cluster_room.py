@@ -5,12 +5,13 @@ running before it pushes the match's first view."""
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
 
 from tests.cluster.conftest import CLUSTER_KINDS
-from tests.support.clients import Socket
+from tests.support.clients import Api, Socket
 from tests.support.cluster import LocalCluster
 from tests.support.databases import migrated_database
 from tests.support.driver import setup_room, status_before_first_view
@@ -136,3 +137,31 @@ def test_zombie_seats_count_sockets_on_every_process(cluster):
     a.close()
     replaced = room_update(b, lambda r: r["seats"][0]["zombie"], timeout=15)
     assert not replaced["seats"][0]["connected"] and not replaced["seats"][1]["zombie"]
+
+
+def test_a_rest_read_through_any_process_shows_every_acknowledged_action(cluster):
+    """Read your writes behind a load balancer: once one process acknowledged an action, a view
+    read through any other process has that version (a mirror asks the owner rather than answer
+    from what has reached it: the owner's published views are a moment behind the answer)."""
+    room_id, (aki, ben) = setup_room(cluster.base_url, "synomilia", ["Aki", "Ben"],
+                                     {"reveal_delay": 0, "turn_seconds": 0})
+    assert aki.post(f"/api/rooms/{room_id}/start").status_code == 200
+    through = [{player: Api(server.base_url, api.token) for player, api in (("aki", aki), ("ben", ben))}
+               for server in cluster.servers]
+    rng, acknowledged = random.Random(11), 0
+    for turn in range(24):
+        here, there = through[turn % 3], through[(turn + 1) % 3]
+        mover = next((name for name in ("aki", "ben")
+                      if here[name].get(f"/api/rooms/{room_id}/view").json()["legal_actions"]), None)
+        if mover is None:
+            break  # the match is over
+        view = here[mover].get(f"/api/rooms/{room_id}/view").json()
+        assert view["version"] >= acknowledged
+        answer = here[mover].post(f"/api/rooms/{room_id}/actions",
+                                  {"action": rng.choice(view["legal_actions"]), "version": view["version"]})
+        assert answer.status_code == 200, answer.text
+        acknowledged = answer.json()["version"]
+        assert acknowledged > view["version"]
+        for name in ("aki", "ben"):
+            assert there[name].get(f"/api/rooms/{room_id}/view").json()["version"] >= acknowledged
+    assert turn >= 10

@@ -62,3 +62,26 @@ def test_views_per_seat_history_gaps_and_forwarding():
     with pytest.raises(ApiError):
         mirror.current(5)
     assert asyncio.run(mirror.submit(1, {"type": "x"}, 10)) == 11 and forwarded == [(1, {"type": "x"}, 10)]
+
+
+def test_an_acknowledged_action_and_a_rest_read_wait_for_the_owners_views():
+    """The owner answers a forwarded action before its published views reach this process: the
+    mirror asks the owner (``catch_up``) so the caller's answer and a read after it show the new
+    version, not the one before it."""
+    owner = {"version": 3}
+    mirror: MirrorMatch
+
+    async def forward(seat, action, version):
+        owner["version"] = version + 1  # applied there; its views are still on their way
+        return owner["version"]
+
+    async def catch_up():
+        mirror.receive(owner["version"], views(owner["version"]))
+
+    mirror = MirrorMatch("m1", "synomilia", 2, forward, catch_up=catch_up)
+    assert mirror.receive(3, views(3), restart=True)
+    assert asyncio.run(mirror.submit(0, {"type": "x"}, 3)) == 4
+    assert mirror.current(0)[0]["version"] == 4 and [v for v, _ in mirror.history] == [3, 4]  # kept: no gap
+    owner["version"] = 6  # two more versions elsewhere, not published here yet
+    asyncio.run(mirror.caught_up())
+    assert mirror.current(1)[0]["version"] == 6 and [v for v, _ in mirror.history] == [6]  # a gap: starts over

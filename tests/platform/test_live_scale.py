@@ -154,7 +154,7 @@ def test_hundreds_of_spectators_share_one_message_per_version(database_url):
         for sock in spectators:
             sock.latest_view()
         runner = server.app.state.hub.rooms[room_id].runner
-        start_version, encoded_before = runner.version, runner.encodes[None]
+        start_version, encoded_before = runner.version, runner.views.encodes[None]
         players = {seat: Socket(server.ws_url, room_id, api.token) for seat, api in enumerate(apis)}
         rng = random.Random(5)
         for _ in range(6):  # six player actions (and the server's own steps after them)
@@ -176,7 +176,7 @@ def test_hundreds_of_spectators_share_one_message_per_version(database_url):
             versions = [m["version"] for m in sock.received if m["type"] == "view"]
             assert [v for v in versions if v > start_version] == wanted
             assert all(m["seat"] is None and m["legal_actions"] == [] for m in sock.received if m["type"] == "view")
-        assert runner.encodes[None] - encoded_before == len(wanted)  # once per version for 300 sockets
+        assert runner.views.encodes[None] - encoded_before == len(wanted)  # once per version for 300 sockets
         assert runner.current(None)[1].framed  # and framed once: the same bytes went to every socket
         # The first spectator saw 299 later joins (and the players'): one summary per join would be
         # 300+ (O(sockets²) in all); coalesced, it is at most one per interval (plus its own first).
