@@ -23,13 +23,18 @@ def no_clocks(game: str) -> dict:
     return {o["name"]: 0 for o in engines.get(game).options if o["name"] in CLOCKS}
 
 
-def wait_for(predicate, timeout=10.0):
+def wait_for(read, wanted, timeout=30.0):
+    """Until ``read()`` returns ``wanted``; on a timeout, fail with what it returned last. (It takes
+    about 0.1 s: two database writes. The bound is for "never"; CI once saw 10 s pass, on a
+    machine running five test processes, browsers and their servers.)"""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
+    while True:
+        value = read()
+        if value == wanted:
             return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still {value!r} after {timeout} s, not {wanted!r}")
         time.sleep(0.02)
-    raise AssertionError("condition not reached")
 
 
 def room(server, room_id) -> dict:
@@ -55,7 +60,7 @@ def test_a_table_everyone_left_is_finished_by_bots(fake_clock_server, game):
     assert server.clock.advance(59) == 0  # within the grace period (60 s by default): nobody's watch is due
     assert zombies(server, room_id) == []
     server.clock.advance(2)
-    wait_for(lambda: zombies(server, room_id) == list(range(engine.min_players)))
+    wait_for(lambda: zombies(server, room_id), list(range(engine.min_players)))
     summary = room(server, room_id)
     assert all(not s["bot"] and not s["connected"] for s in summary["seats"])  # people, played for
     for _ in range(5000):  # bots move at once; timed steps (reveals, call windows) need the clock
@@ -88,7 +93,7 @@ def test_coming_back_takes_the_seat_back(fake_clock_server):
     server.clock.advance(31)  # the host is connected: only the guest's seat goes to the bot
     summary = host_socket.recv_until(lambda m: m["type"] == "room" and m["room"]["seats"][1]["zombie"])["room"]
     assert summary["seats"][0]["zombie"] is False and summary["seats"][1]["connected"] is False
-    wait_for(lambda: 1 not in view(server, room_id)["awaiting"])  # the bot predicted for the guest
+    wait_for(lambda: 1 in view(server, room_id)["awaiting"], False)  # the bot predicted for the guest
 
     back = Socket(server.ws_url, room_id, guest.token)
     first = back.recv_until(lambda m: m["type"] == "room")["room"]
