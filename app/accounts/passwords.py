@@ -20,8 +20,12 @@ from app.errors import ApiError
 
 _hasher = PasswordHasher()
 
-# Verified against when the name is unknown, so a wrong name costs as long as a wrong password.
-_DUMMY = _hasher.hash("not a password anyone has")
+
+@functools.cache
+def _dummy() -> str:
+    """Verified against when the name is unknown, so a wrong name costs as long as a wrong password.
+    Made at the first log-in (on a password thread), not at import: every process start paid it."""
+    return _hasher.hash("not a password anyone has")
 
 
 def hash_password(password: str) -> str:
@@ -30,7 +34,7 @@ def hash_password(password: str) -> str:
 
 def verify(password_hash: str | None, password: str) -> bool:
     try:
-        return _hasher.verify(password_hash or _DUMMY, password) and password_hash is not None
+        return _hasher.verify(password_hash or _dummy(), password) and password_hash is not None
     except (VerificationError, InvalidHashError):
         return False
 

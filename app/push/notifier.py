@@ -19,7 +19,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import requests
 from py_vapid import Vapid
-from pywebpush import WebPushException, webpush
 
 from app.correspondence import reminders
 from app.limits.store import Rule
@@ -145,6 +144,10 @@ class Notifier:
             log.warning("push not sent: %s", exc, extra={"room_id": event.room_id})
             return "refused"
         data = json.dumps(payload(event, target.lang), ensure_ascii=False).encode()
+        # Imported at the first push, in this sender thread: pywebpush brings aiohttp and its TLS set-up
+        # (about a second of CPU), which every server start paid although most servers never push.
+        from pywebpush import WebPushException, webpush
+
         try:
             webpush({"endpoint": target.endpoint, "keys": {"p256dh": target.p256dh, "auth": target.auth}},
                     data=data, vapid_private_key=self.vapid, vapid_claims={"sub": self.settings.vapid_subject},
