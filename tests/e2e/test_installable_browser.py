@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from tests.support.browser import ARGS, CHROMIUM, DESKTOP, PHONE, unnamed_controls, watch_errors
+from tests.support.browser import ARGS, DESKTOP, FULL_CHROMIUM, PHONE, unnamed_controls, watch_errors
 from tests.support.clients import Api
 from tests.e2e.test_touch_targets_browser import MEASURE, small_and_overlapping
 from tests.support.axe import severe_violations
@@ -50,7 +50,7 @@ def test_installable_counted_offline_and_a_notification_opens_its_table(database
     ja = locale.startswith("ja")
     server = start_in_thread(database_url)
     context = browser.browser_type.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=viewport, locale=locale)
+        str(tmp_path / "profile"), executable_path=FULL_CHROMIUM, args=ARGS, viewport=viewport, locale=locale)
     try:
         api = Api.new_player(server.base_url, "Aki")
         room_id = waiting_table(server.base_url, api)
