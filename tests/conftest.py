@@ -1,6 +1,13 @@
-"""Shared fixtures: a fresh real database per test (SQLite always, PostgreSQL when configured;
-migrated, or empty for tests of the migrations),
-a real server on a free port, and headless Chromium for the browser tests."""
+"""Shared fixtures: a fresh real database per test (migrated, or empty for tests of the
+migrations), a real server on a free port, and headless Chromium for the browser tests.
+
+Which database a test gets (``pytest_generate_tests`` below): a test whose subject is what the
+database does (its module or the test is marked ``every_database``: persistence, transactions and
+constraints, migrations, restarts, load on the connection pool, deadlines stored as times) runs on
+every configured kind, SQLite always and PostgreSQL when ``TEST_DATABASE_URL`` is set. Every other
+test runs once, on ``BEHAVIOUR_KIND``: PostgreSQL when configured (production's database; CI), else
+SQLite. Running all of them on both took a third of the non-browser suite's time and found nothing
+the marked tests do not."""
 
 from __future__ import annotations
 
@@ -8,21 +15,43 @@ import pytest
 
 from app.clock import FakeClock
 from tests.support.browser import chromium
-from tests.support.databases import KINDS, fresh_database, migrated_database
+from tests.support.databases import BEHAVIOUR_KIND, KINDS, fresh_database, migrated_database
 from tests.support.server import start_in_thread
 
 
-@pytest.fixture(params=KINDS)
-def database_url(request, tmp_path):
+def pytest_configure(config):
+    config.addinivalue_line("markers", "every_database: the test runs on every configured database "
+                            "(its subject is what the database does), not only on BEHAVIOUR_KIND")
+
+
+def pytest_generate_tests(metafunc):
+    """Parametrize ``database_kind`` (see the module's docstring); a test that names its kinds itself
+    (``@pytest.mark.parametrize("database_kind", [...], indirect=True)``) keeps them."""
+    if "database_kind" not in metafunc.fixturenames:
+        return
+    if any("database_kind" in mark.args[0] for mark in metafunc.definition.iter_markers("parametrize")):
+        return
+    every = metafunc.definition.get_closest_marker("every_database") is not None
+    metafunc.parametrize("database_kind", KINDS if every else [BEHAVIOUR_KIND], indirect=True)
+
+
+@pytest.fixture(scope="module")
+def database_kind(request) -> str:
+    """"sqlite" or "postgresql": the kind of database the database fixtures make."""
+    return request.param
+
+
+@pytest.fixture
+def database_url(database_kind, tmp_path):
     """A fresh database of its own, with the newest schema and no rows."""
-    with migrated_database(request.param, tmp_path) as url:
+    with migrated_database(database_kind, tmp_path) as url:
         yield url
 
 
-@pytest.fixture(params=KINDS)
-def empty_database_url(request, tmp_path):
+@pytest.fixture
+def empty_database_url(database_kind, tmp_path):
     """A fresh database without any table: for tests of the migrations themselves."""
-    with fresh_database(request.param, tmp_path) as url:
+    with fresh_database(database_kind, tmp_path) as url:
         yield url
 
 

@@ -19,6 +19,8 @@ from app.store import LogEntry
 from tests.cluster.helpers import started_buses
 from tests.support.databases import database_with_a_match
 
+pytestmark = pytest.mark.every_database  # tests/conftest.py
+
 
 def test_one_holder_renewals_and_expiry(redis_prefix):
     async def scenario():

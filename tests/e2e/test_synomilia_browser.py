@@ -13,8 +13,9 @@ ACTION_BUTTONS = ".synomilia-actions button"
 
 def test_two_browsers_play_a_whole_match(server, browser):
     rng = random.Random(3)
-    host = browser.new_context(viewport={"width": 1000, "height": 800}).new_page()
-    guest = browser.new_context(viewport={"width": 360, "height": 740}).new_page()  # phone width
+    # With the app's service worker in the loop (other browser tests block it: tests/support/browser.py).
+    host = browser.new_context(viewport={"width": 1000, "height": 800}, service_workers="allow").new_page()
+    guest = browser.new_context(viewport={"width": 360, "height": 740}, service_workers="allow").new_page()  # phone width
     errors = watch_errors(host) + watch_errors(guest)
 
     invite = create_room(host, server.base_url, "Aki", "synomilia", {"reveal_delay": 0.5})

@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from app import cli
 from tests.history.helpers import play_rest
 from tests.support.clients import Api
 from tests.support.driver import setup_room
 from tests.support.server import ADMIN_TOKEN
+
+pytestmark = pytest.mark.every_database  # tests/conftest.py
 
 
 def error_code(response) -> str:

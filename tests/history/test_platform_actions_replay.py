@@ -15,6 +15,8 @@ from app.endings import actions as platform
 from app.models import Match
 from tests.history.helpers import make_players, play, session_factory_for, start
 
+pytestmark = pytest.mark.every_database  # tests/conftest.py
+
 
 @pytest.fixture
 def factory(database_url):

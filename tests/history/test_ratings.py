@@ -13,6 +13,8 @@ from app.models import Match, MatchResult, PlayerRating
 from app.settings import get_settings
 from tests.history.helpers import make_players, play, play_match, rating_snapshot, session_factory_for, start
 
+pytestmark = pytest.mark.every_database  # tests/conftest.py
+
 
 @pytest.fixture
 def factory(database_url):

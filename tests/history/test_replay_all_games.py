@@ -6,10 +6,14 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 import engines
 from app import history, store
 from app.models import Match
 from tests.history.helpers import make_players, play_match, session_factory_for
+
+pytestmark = pytest.mark.every_database  # tests/conftest.py
 
 OPTIONS = {"synomilia": {"reveal_delay": 0}, "three_magic": {"short_game": True}}
 

@@ -10,7 +10,7 @@ from tests.support.clients import Api
 from tests.support.server import start_in_thread
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # a client behaviour
+@pytest.mark.parametrize("database_kind", ["sqlite"], indirect=True)  # a client behaviour
 def test_a_refused_room_page_backs_off(database_url, browser):
     server = start_in_thread(database_url, rate_sockets_per_ip="1/600")
     try:

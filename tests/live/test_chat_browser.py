@@ -16,7 +16,7 @@ RECEIVED = "<script>window.__xss=2</script><i>it</i>"
 NAME = "<u>Ben</u>"
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # rendering does not depend on the database
+@pytest.mark.parametrize("database_kind", ["sqlite"], indirect=True)  # rendering does not depend on the database
 def test_chat_markup_is_shown_not_executed(server, browser):
     room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", NAME])
     host_socket = Socket(server.ws_url, room_id, host.token)

@@ -87,7 +87,7 @@ def test_stream_needs_a_token_and_a_room(server):
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("database_kind", ["sqlite"], indirect=True)
 def test_openapi_documents_stream_and_actions(server):
     schema = Api(server.base_url).get("/openapi.json").json()
     stream = schema["paths"]["/api/rooms/{room_id}/stream"]["get"]

@@ -12,13 +12,16 @@ from app import store
 from app.errors import ApiError
 from app.live.writer import ActionWriter
 from app.store import LogEntry
-from tests.support.databases import KINDS, database_with_a_match, migrated_database
+from tests.support.databases import database_with_a_match, migrated_database
+
+pytestmark = pytest.mark.every_database  # tests/conftest.py
 
 
-@pytest.fixture(params=KINDS)
-def database_url(request, tmp_path):
-    """A database of its own per test (this folder's other tests share one per module)."""
-    with migrated_database(request.param, tmp_path) as url:
+@pytest.fixture
+def database_url(database_kind, tmp_path):
+    """A database of its own per test (this folder's other tests share one per module); the kinds
+    come from tests/conftest.py's ``pytest_generate_tests``."""
+    with migrated_database(database_kind, tmp_path) as url:
         yield url
 
 

@@ -20,6 +20,8 @@ from tests.history.helpers import make_players, play, play_match, session_factor
 from tests.support.databases import KINDS, fresh_database
 from tests.support.server import ADMIN_TOKEN, start_in_thread
 
+pytestmark = pytest.mark.every_database  # tests/conftest.py
+
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 
 

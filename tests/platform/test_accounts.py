@@ -16,6 +16,8 @@ from tests.support.clients import Api, Socket
 from tests.support.driver import play_over_rest, setup_room
 from tests.support.server import start_in_thread
 
+pytestmark = pytest.mark.every_database  # tests/conftest.py
+
 PASSWORD = "sesame-Ｐ4ss-ひみつ"
 
 

@@ -8,6 +8,7 @@ import random
 import time
 from contextlib import contextmanager
 
+import pytest
 from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
@@ -15,6 +16,8 @@ import engines
 from app import store
 from tests.support.driver import play_over_rest, play_steps_over_rest, setup_room, states_by_version, stored_match
 from tests.support.server import start_in_thread
+
+pytestmark = pytest.mark.every_database  # tests/conftest.py
 
 ENGINE = engines.get("synomilia")
 

@@ -13,6 +13,8 @@ from tests.support.server import ADMIN_TOKEN
 from tests.support.clients import Api, Socket
 from tests.support.driver import setup_room
 
+pytestmark = pytest.mark.every_database  # tests/conftest.py
+
 
 def error_code(response: httpx.Response, status: int) -> str:
     assert response.status_code == status, response.text

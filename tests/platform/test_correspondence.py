@@ -19,6 +19,8 @@ from app.models import MatchDeadline
 from tests.support.clients import Api, Socket
 from tests.support.driver import SHORT_MATCH, stored_match
 
+pytestmark = pytest.mark.every_database  # tests/conftest.py
+
 DAY = 86_400
 PACES = {"1d": 1, "2d": 2, "3d": 3, "7d": 7}
 NAMES = ["Aki", "Ben", "Cho", "Dai"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from sqlalchemy import create_engine, update
 from sqlalchemy.orm import Session
 
@@ -16,6 +17,8 @@ from tests.platform.test_correspondence import stored_deadlines, wait_view
 from tests.support.clients import Api
 from tests.support.driver import stored_match
 from tests.support.server import ServerProcess
+
+pytestmark = pytest.mark.every_database  # tests/conftest.py
 
 
 def move_deadline(database_url: str, match_id: str, seat: int, due: float) -> None:

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import engines
 from tests.support.clients import Api
 from tests.support.driver import play_over_rest, play_steps_over_rest, states_by_version, stored_match
 from tests.support.server import ServerProcess
+
+pytestmark = pytest.mark.every_database  # tests/conftest.py
 
 ENGINE = engines.get("synomilia")
 

@@ -16,6 +16,8 @@ from tests.support.databases import KINDS
 from tests.support.driver import play_over_rest, setup_room, stored_match
 from tests.support.tcp_proxy import server_behind_proxy
 
+pytestmark = pytest.mark.every_database  # tests/conftest.py
+
 
 def refused_unavailable(response: httpx.Response) -> None:
     assert response.status_code == 503, response.text

@@ -8,11 +8,14 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from websockets.exceptions import ConnectionClosed
 
 from tests.support.clients import Socket
 from tests.support.driver import play_over_sockets, setup_room, stored_match
 from tests.support.server import ServerProcess, start_in_thread
+
+pytestmark = pytest.mark.every_database  # tests/conftest.py
 
 NO_RATE_LIMITS = {f"rate_{name}_per_{per}": "off"
                   for name in ("players", "rooms", "actions", "frames", "chat", "sockets") for per in ("token", "ip")}

@@ -13,6 +13,8 @@ from sqlalchemy import create_engine, text
 from app.db import alembic_config
 from tests.support.clients import Api
 
+pytestmark = pytest.mark.every_database  # tests/conftest.py
+
 PASSWORD = "correct horse battery"
 INVISIBLE = ["Han\u200bako", "\u202eokanaH", "Hana\u2066ko\u2069", "Hanako\u200d", "\ufeffHanako", "\u3164", "Ha\u034fnako"]
 LOOK_ALIKES = ["\u041d\u0430nako", "\u0397anako", "HANAK0", "\uff28\uff41\uff4e\uff41\uff4b\uff4f", "hanako"]

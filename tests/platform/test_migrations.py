@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from alembic import command
+import pytest
 from sqlalchemy import create_engine, inspect
 
 from app.db import alembic_config, migrate
+
+pytestmark = pytest.mark.every_database  # tests/conftest.py
 
 
 def test_upgrade_empty_database_and_check_is_clean(empty_database_url):

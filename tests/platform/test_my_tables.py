@@ -9,10 +9,13 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
 import httpx
 
 from tests.platform.test_correspondence import DAY, stored_deadlines, wait_view
 from tests.support.clients import Api, Socket
+
+pytestmark = pytest.mark.every_database  # tests/conftest.py
 
 
 def new_table(host: Api, guest: Api, pace: str = "1d", start: bool = True) -> str:

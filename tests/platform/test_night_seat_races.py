@@ -11,10 +11,13 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
 from sqlalchemy import create_engine, text
 
 from tests.support.clients import Api
 from tests.support.server import start_in_thread
+
+pytestmark = pytest.mark.every_database  # tests/conftest.py
 
 
 def wait_for_lock_waiter(engine, deadline_seconds: float = 20.0) -> None:

@@ -14,6 +14,8 @@ from app.nights import scoring
 from tests.support.clients import Api
 from tests.support.server import ServerProcess
 
+pytestmark = pytest.mark.every_database  # tests/conftest.py
+
 
 def wait_for(condition, timeout: float = 15.0, what: str = "condition"):
     deadline = time.monotonic() + timeout

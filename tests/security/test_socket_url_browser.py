@@ -10,7 +10,7 @@ import pytest
 from tests.support.browser import create_room, join_room, start_match, watch_errors
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # what the page sends does not depend on the database
+@pytest.mark.parametrize("database_kind", ["sqlite"], indirect=True)  # what the page sends does not depend on the database
 def test_room_sockets_send_the_token_in_a_hello_frame_not_the_url(server, browser):
     pages, sockets = [], []
     for _ in range(2):

@@ -31,6 +31,31 @@ EXPECT_TIMEOUT_MS = 15_000
 expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 
+class Chromium:
+    """The launched browser, whose new contexts block service workers unless a test asks for them
+    (``service_workers="allow"``). The app's worker precaches the whole app shell (about 40 files)
+    when a context first opens a page and then answers every request of that page: measured, it
+    doubled the browser's CPU for a page load (0.19 to 0.40 s of a core) and added 40 requests to
+    the server, for every context of every test. The worker's own behaviour (installing, offline,
+    notifications) is tested where it matters with it allowed: tests/e2e/test_installable_browser.py,
+    a whole Synomilia match (tests/e2e/test_synomilia_browser.py) and the replay page; a page without
+    a worker is also what a browser without one (or a private window) runs."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, **options):
+        options.setdefault("service_workers", "block")
+        return self._browser.new_context(**options)
+
+    def new_page(self, **options):
+        options.setdefault("service_workers", "block")
+        return self._browser.new_page(**options)
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @contextmanager
 def chromium():
     if not os.path.exists(CHROMIUM):
@@ -38,7 +63,7 @@ def chromium():
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            yield browser
+            yield Chromium(browser)
         finally:
             browser.close()
 

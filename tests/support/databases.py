@@ -26,6 +26,8 @@ from app.models import Match, Player, Room
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL", "")
 KINDS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
+# The one database of a test whose subject is not the database (tests/conftest.py).
+BEHAVIOUR_KIND = KINDS[-1]
 
 
 @contextmanager
