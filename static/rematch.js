@@ -1,7 +1,7 @@
 // The rematch panel under a finished match: "Rematch" for each seated person, who has confirmed
 // (bots at once), and who is still awaited. The server starts the new match in the same room when
 // everyone has confirmed; the room page then simply receives the new match's views.
-import { h } from "/static/dom.js";
+import { h, steadyWhilePressed } from "/static/dom.js";
 import { t } from "/static/i18n.js";
 
 export class RematchPanel {
@@ -12,6 +12,9 @@ export class RematchPanel {
     this.element = h("div", { id: "rematch", class: "card rematch", "aria-live": "polite" });
     // the end panel's "what next" slot: a new table with the same people (issue 29.1)
     this.nextElement = h("div", { id: "end-next", class: "end-next" });
+    // Another player's confirmation redraws the panel: not while a button in it is pressed (a
+    // "Rematch" replaced between press and release would lose the click, as on the table).
+    this.steady = steadyWhilePressed(this.element);
   }
 
   async refresh() {
@@ -28,6 +31,10 @@ export class RematchPanel {
 
   update(state) {
     this.state = state;
+    this.steady(() => this.draw(state));
+  }
+
+  draw(state) {
     const el = this.element;
     if (!state.available) {
       el.replaceChildren();

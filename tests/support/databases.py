@@ -12,6 +12,7 @@ from __future__ import annotations
 import atexit
 import os
 import secrets
+import shutil
 import sqlite3
 import tempfile
 from contextlib import contextmanager
@@ -56,6 +57,7 @@ def _template(kind: str) -> str:
         return _templates[kind]
     if kind == "sqlite":
         folder = tempfile.mkdtemp(prefix="asobiba-template-")
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
         template = str(Path(folder) / "template.db")
         migrate(f"sqlite:///{template}")
         with sqlite3.connect(template) as connection:
