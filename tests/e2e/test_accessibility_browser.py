@@ -89,7 +89,7 @@ def test_tables_mid_match_and_at_the_end(server, browser, game, seats, options):
 
 
 def test_the_flash_is_still_with_reduced_motion(server, browser):
-    """The "just changed" mark flashes for 5 s normally; with prefers-reduced-motion it is a still
+    """The "just changed" mark shows for 3 s and fades in 300 ms normally; with prefers-reduced-motion it is a still
     outline (no animation), kept until the next view."""
     looks = {}
     for motion in ("no-preference", "reduce"):

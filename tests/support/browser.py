@@ -195,6 +195,7 @@ def click_until_outcome(pages, selector: str, rng, seconds: float = 240, check=N
     while time.monotonic() < deadline:
         if all(page.locator("#outcome").count() for page in pages):
             return clicks
+        before = clicks
         for page in pages:
             if check:
                 check(page)
@@ -206,5 +207,8 @@ def click_until_outcome(pages, selector: str, rng, seconds: float = 240, check=N
                     clicks += 1
                 except Exception:
                     pass  # the table was redrawn under the click; try again
-        pages[0].wait_for_timeout(50)
+        # Soon again after a click (the next decision may be ours at once); while others decide
+        # (bots, a Three Magic call window), less often: each look is a round trip through
+        # Playwright to every page, and at 50 ms they were a third of a whole match's CPU.
+        pages[0].wait_for_timeout(50 if clicks > before else 200)
     raise AssertionError("the match did not end in the browsers")
