@@ -27,8 +27,7 @@ from app.observability import metrics as observed
 from app.observability.gc_tuning import FullCollections
 from app.observability.loop_lag import LoopLagProbe
 from app.observability.middleware import ObservabilityMiddleware
-from app import api_docs, compression, openapi_links, ratings, unavailable
-from app.assets import AssetTable, StaticAssets
+from app import api_docs, assets, compression, openapi_links, ratings, unavailable
 from app.routers import games, live, pages, players, rooms
 from app.routers import admin, leaderboard, matches  # ratings, history, replay, admin (issue 8)
 from app.routers import bots, stream  # bot seats, NDJSON stream (issue 9)
@@ -142,7 +141,7 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
                    health, metrics, api_docs):
         app.include_router(module.router)
     openapi_links.install(app)
-    # the browser client, fingerprinted for long caching (app/assets.py); read once, here
-    app.state.assets = AssetTable(ROOT / "static")
-    app.mount("/static", StaticAssets(app.state.assets), name="static")
+    # the browser client, fingerprinted for long caching (app/assets.py); read once per process
+    app.state.assets = assets.load(ROOT / "static")
+    app.mount("/static", assets.StaticAssets(app.state.assets), name="static")
     return app

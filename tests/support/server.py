@@ -20,6 +20,7 @@ from app.db import migrate
 from app.main import create_app
 from app.serving import uvicorn_config
 from app.settings import ROOT, Settings
+from tests.support.clients import TLS
 
 # Long and random-looking, as the server requires of ADMIN_TOKEN (app/settings.py).
 ADMIN_TOKEN = "tests-only-admin-Vb3k9QmX2pLr7TnW4yZc8HdJ"
@@ -125,7 +126,7 @@ def wait_until_up(base_url: str, timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"{base_url}/api/games", timeout=1).status_code == 200:
+            if httpx.get(f"{base_url}/api/games", timeout=1, verify=TLS).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
