@@ -102,6 +102,15 @@ class ClusterHub(Hub):
     async def room(self, room_id: str) -> ClusterRoom:
         return cast(ClusterRoom, await super().room(room_id))
 
+    async def current_room(self, room_id: str) -> ClusterRoom:
+        """Read your writes: another process may have started the match a moment ago, its
+        RoomChanged still on the way here; a room without a match reads the database as hearing
+        that message would (a view asked for through this process right after a start got 409)."""
+        live = await self.room(room_id)
+        if live.runner is None:
+            await self._room_changed(room_id)
+        return live
+
     async def _load(self, room_id: str):
         info = await self.db.run(store.room_info, room_id)
         if room_id in self.rooms:

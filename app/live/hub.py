@@ -39,22 +39,18 @@ class Hub:
         self.clock = clock
         self.rooms: dict[str, LiveRoom] = {}
         self._loading: dict[str, asyncio.Future] = {}
-        # room id -> [its lock, how many requests hold it or wait for it]: a lock lives only while
-        # someone uses it, so requests for rooms that do not exist (404) leave nothing behind.
+        # room id -> [its lock, how many hold or wait for it]: it lives only while used (a 404 leaves none)
         self._locks: dict[str, list] = {}
-        # room id -> when it was last asked for (``room``); rooms idle this long are swept away.
-        self._used: dict[str, float] = {}
+        self._used: dict[str, float] = {}  # room id -> when last asked for (``room``); idle ones are swept
         self._idle_sweeper: asyncio.Task | None = None
         self._notices: set[asyncio.Task] = set()  # zombie notices being stored (app/live/zombies.py)
         self.bot_threads = ThreadPoolExecutor(max_workers=settings.bot_workers, thread_name_prefix="bots")
-        # Web Push (app/push/): set by the app; each match run here notifies through it.
-        self.notifier = None
+        self.notifier = None  # Web Push (app/push/): set by the app; each match run here notifies through it
 
     async def write(self, fn, *args):
-        """``fn(session_factory, *args)``: a short write of the live path in its own transaction (a
-        rematch vote). SQLite has one write lock: there it runs on the action writer's thread between
-        batches (``ActionWriter.call``), so neither waits for the other. On PostgreSQL in a worker
-        thread, off the writer's path (8-13 % fewer moves/s at 100 rooms when it was on it)."""
+        """``fn(session_factory, *args)``: a short write in its own transaction (a rematch vote). On
+        SQLite (one write lock) on the action writer's thread between batches, so neither waits for
+        the other; on PostgreSQL in a worker thread (8-13 % fewer moves/s on the writer's path)."""
         if self.writer.one_write_lock:
             return await self.writer.call(fn, *args)
         return await asyncio.to_thread(fn, self.session_factory, *args)
@@ -92,6 +88,10 @@ class Hub:
             if room_id not in self.rooms:  # a 404 (or an outage) leaves nothing behind
                 self._used.pop(room_id, None)
             raise
+
+    async def current_room(self, room_id: str) -> LiveRoom:
+        """The room with every change already acknowledged (read your writes): all made here."""
+        return await self.room(room_id)
 
     async def refresh(self, room_id: str, deadlines: bool = False) -> LiveRoom:
         """Re-read seats after a REST change, tell every socket (``deadlines``: a vacation moved them)."""

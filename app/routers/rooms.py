@@ -207,7 +207,7 @@ async def start_room(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: Hub
 
 @router.get("/{room_id}/view", response_model=ViewMessage, response_model_exclude_unset=True)
 async def get_view(room_id: RoomId, player: OptionalPlayer, hub: HubDep) -> dict:
-    live = await hub.room(room_id)
+    live = await hub.current_room(room_id)
     if live.runner is None:
         raise ApiError(409, "not_started", "the match has not started yet")
     if player is not None:
@@ -225,7 +225,7 @@ async def get_view(room_id: RoomId, player: OptionalPlayer, hub: HubDep) -> dict
     422: {"description": "`illegal_action`: well formed but not legal now"},
 })  # documented for stream clients (issue 9)
 async def post_action(room_id: RoomId, body: ActionIn, player: CurrentPlayer, hub: HubDep) -> dict:
-    live = await hub.room(room_id)
+    live = await hub.current_room(room_id)
     seat = live.seat_of(player.id)
     if seat is None:
         raise ApiError(403, "not_seated", "spectators cannot act: join a seat first")

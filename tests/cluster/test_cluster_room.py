@@ -139,6 +139,12 @@ def test_zombie_seats_count_sockets_on_every_process(cluster):
     assert not replaced["seats"][0]["connected"] and not replaced["seats"][1]["zombie"]
 
 
+def read_view(api: Api, room_id: str) -> dict:
+    answer = api.get(f"/api/rooms/{room_id}/view")
+    assert answer.status_code == 200, (api.base_url, answer.status_code, answer.text)
+    return answer.json()
+
+
 def test_a_rest_read_through_any_process_shows_every_acknowledged_action(cluster):
     """Read your writes behind a load balancer: once one process acknowledged an action, a view
     read through any other process has that version (a mirror asks the owner rather than answer
@@ -151,11 +157,10 @@ def test_a_rest_read_through_any_process_shows_every_acknowledged_action(cluster
     rng, acknowledged = random.Random(11), 0
     for turn in range(24):
         here, there = through[turn % 3], through[(turn + 1) % 3]
-        mover = next((name for name in ("aki", "ben")
-                      if here[name].get(f"/api/rooms/{room_id}/view").json()["legal_actions"]), None)
+        mover = next((name for name in ("aki", "ben") if read_view(here[name], room_id)["legal_actions"]), None)
         if mover is None:
             break  # the match is over
-        view = here[mover].get(f"/api/rooms/{room_id}/view").json()
+        view = read_view(here[mover], room_id)
         assert view["version"] >= acknowledged
         answer = here[mover].post(f"/api/rooms/{room_id}/actions",
                                   {"action": rng.choice(view["legal_actions"]), "version": view["version"]})
@@ -163,5 +168,5 @@ def test_a_rest_read_through_any_process_shows_every_acknowledged_action(cluster
         acknowledged = answer.json()["version"]
         assert acknowledged > view["version"]
         for name in ("aki", "ben"):
-            assert there[name].get(f"/api/rooms/{room_id}/view").json()["version"] >= acknowledged
+            assert read_view(there[name], room_id)["version"] >= acknowledged
     assert turn >= 10
