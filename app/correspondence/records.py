@@ -17,6 +17,12 @@ _TABLE = MatchDeadline.__table__
 _DELETE_ONE = delete(_TABLE).where(_TABLE.c.match_id == bindparam("b_match"), _TABLE.c.seat == bindparam("b_seat"))
 _INSERT = insert(_TABLE)
 _DELETE_ALL = delete(_TABLE).where(_TABLE.c.match_id == bindparam("b_match"))
+# The match's row, locked till the transaction ends (PostgreSQL; SQLite has one writer anyway): a
+# unit of log entries changing the deadlines and ``add_missing`` take it, so the check "no entry
+# past the version yet" and the insert are one step against the writer's deletes (under READ
+# COMMITTED, a delete cannot see a row inserted by a transaction still open: without the lock a
+# first deadline stored late came back after the move that had removed it).
+_LOCK_MATCH = select(Match.__table__.c.id).where(Match.__table__.c.id == bindparam("b_match")).with_for_update()
 
 
 @dataclass
@@ -33,6 +39,8 @@ class Stored:
 def write_changes(connection, match_id: str, changes: dict[int, float | None]) -> None:
     """Apply ``pace.changes``: a new or moved deadline replaces the seat's row (not yet warned),
     None deletes it."""
+    if changes:
+        connection.execute(_LOCK_MATCH, {"b_match": match_id})
     for seat, due in changes.items():
         connection.execute(_DELETE_ONE, {"b_match": match_id, "b_seat": seat})
         if due is not None:
@@ -46,6 +54,7 @@ def add_missing(session, match_id: str, version: int, deadlines: dict[int, float
     for seat, due in deadlines.items():
         try:
             with session.begin():
+                session.execute(_LOCK_MATCH, {"b_match": match_id})
                 running = session.scalar(select(Match.status).where(Match.id == match_id)) == "running"
                 last = session.scalar(select(func.max(MatchAction.idx)).where(MatchAction.match_id == match_id))
                 if running and (last if last is not None else -1) == version - 1 and session.scalar(select(_TABLE.c.seat).where(

@@ -7,16 +7,20 @@ replay of the log gives the stored state."""
 from __future__ import annotations
 
 import random
+import threading
 import time
 
 import pytest
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, delete, select
 from sqlalchemy.orm import Session
 
 import engines
+from app import store
+from app.correspondence import records
 from app.endings import actions as platform
 from app.models import MatchDeadline
 from tests.support.clients import Api, Socket
+from tests.support.databases import KINDS
 from tests.support.driver import SHORT_MATCH, stored_match
 
 pytestmark = pytest.mark.every_database  # tests/conftest.py
@@ -259,3 +263,32 @@ def test_twelve_hours_left_is_emitted_once_per_deadline(fake_clock_server, datab
         db.dispose()
     finally:
         reminders.TWELVE_HOURS_LEFT.remove(heard.append)
+
+
+@pytest.mark.parametrize("database_kind", [kind for kind in KINDS if kind == "postgresql"], indirect=True)
+def test_a_first_deadline_stored_late_does_not_come_back_after_the_move(server, database_url):
+    """The first decisions' deadlines are stored in the background (``records.add_missing``); the
+    first move's transaction deletes its mover's. Here that transaction is open (its entry and
+    deadline changes written, not committed) when the background write runs: the write must wait
+    for it and then see the move, not insert the mover's deadline behind its back (PostgreSQL, READ
+    COMMITTED; SQLite runs both on the one writer thread). Found as a CI flake of the kill -9 test."""
+    room_id, (aki, _ben) = correspondence_room(server.base_url, "synomilia", "1d")
+    match_id = aki.get(f"/api/rooms/{room_id}").json()["match_id"]
+    wait_view(aki, room_id, lambda _v: set(stored_deadlines(database_url, match_id)) == {0, 1})
+    due = stored_deadlines(database_url, match_id)
+    db = create_engine(database_url)
+    with Session(db) as session, session.begin():  # as if the background write had not landed yet
+        session.execute(delete(MatchDeadline).where(MatchDeadline.match_id == match_id))
+    move = Session(db)
+    move.begin()
+    entry = store.LogEntry(match_id, 0, 0, {"type": "test"}, deadlines={0: None, 1: due[1]})
+    store.write_log(move, [entry])  # the move's unit, its transaction still open
+    background = threading.Thread(target=lambda: records.add_missing(Session(db), match_id, 0, {0: due[0], 1: due[1]}))
+    background.start()
+    background.join(0.5)  # with the match's row locked by the move, it waits for the commit
+    move.commit()
+    move.close()
+    background.join(10)
+    assert not background.is_alive()
+    assert stored_deadlines(database_url, match_id) == {1: due[1]}
+    db.dispose()
