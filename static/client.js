@@ -1,25 +1,6 @@
 // What every page of the client shares: the saved player, REST calls, the toast.
-import { t } from "/static/i18n.js";
+import { errorText } from "/static/error_texts.js";
 
-// Refusals of a typed name, said in the page's language wherever a name is typed (issue 30, point 11).
-const NAME_ERRORS = {
-  name_invisible: [
-    "Names may not hold invisible or direction-changing characters: type the name without them.",
-    "名前に見えない文字や文字の向きを変える文字は使えません。それらを除いて入力してください。",
-  ],
-  name_claimed: [
-    "That name belongs to an account: log in, or choose another one.",
-    "その名前はアカウントが使っています。ログインするか、別の名前にしてください。",
-  ],
-  name_confusable: [
-    "That name looks like an account's name: choose another one.",
-    "その名前はアカウントの名前とまぎらわしいので使えません。別の名前にしてください。",
-  ],
-  name_confusable_in_room: [
-    "Someone at this table has a name that looks the same: change your name to sit here.",
-    "この卓にまぎらわしい名前の人がいます。名前を変えてから座ってください。",
-  ],
-};
 export const store = {
   get token() {
     return localStorage.getItem("asobiba.token");
@@ -43,8 +24,7 @@ export async function api(method, path, body) {
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const known = NAME_ERRORS[data.error?.code];
-    const message = known ? t(...known) : data.error?.message || response.statusText;
+    const message = errorText(data.error?.code, data.error?.message || response.statusText);
     throw Object.assign(new Error(message), { code: data.error?.code, status: response.status });
   }
   return data;

@@ -4,6 +4,7 @@
 import { h, steadyWhilePressed } from "/static/dom.js";
 import { getLang, t } from "/static/i18n.js";
 import { api, ensurePlayer, gameTitle, store, toast } from "/static/client.js";
+import { errorText } from "/static/error_texts.js";
 import { renderPanel, seatLabel } from "/static/lobby.js";
 import { keepFocusIn } from "/static/keyboard.js";
 import { endPanel, headline } from "/static/end_panel.js";
@@ -223,7 +224,7 @@ export class RoomPage {
         return;
       }
       if (mine) this.pending = null;
-      if (message.code !== "session_ended") toast(message.message); // (said in the page's language on close)
+      if (message.code !== "session_ended") toast(errorText(message.code, message.message)); // (said in the page's language on close)
     } else if (message.type === "rematch") {
       this.siteParts().rematch.update(message);
     } else if (message.type === "chat") {
