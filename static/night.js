@@ -3,7 +3,7 @@
 // with its points and its replay, the current table, the shareable link, and the host's settings.
 // Anyone holding the link may follow the night; the page reads it again every few seconds.
 import { h } from "/static/dom.js";
-import { getLang, setLang, t } from "/static/i18n.js";
+import { getLang, t } from "/static/i18n.js";
 import { api, ensurePlayer, gameTitle, store, toast } from "/static/client.js";
 import { scoringText, standingsTable } from "/static/night_panel.js";
 
@@ -14,16 +14,6 @@ const POLL_MS = 4000;
 let games = [];
 let shown = null; // the night as last drawn (JSON), so a poll that changes nothing redraws nothing
 let chartFor = null;
-
-function header() {
-  const toggle = document.getElementById("lang-toggle");
-  toggle.textContent = getLang() === "ja" ? "English" : "日本語";
-  toggle.setAttribute("aria-label", getLang() === "ja" ? "Switch to English" : "日本語に切り替える");
-  toggle.onclick = () => {
-    setLang(getLang() === "ja" ? "en" : "ja");
-    location.reload();
-  };
-}
 
 function title(id) {
   const game = games.find((g) => g.id === id);
@@ -307,7 +297,5 @@ async function poll() {
   setTimeout(poll, POLL_MS);
 }
 
-setLang(getLang());
-header();
 games = await api("GET", "/api/games").catch(() => []);
 poll();
