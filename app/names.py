@@ -115,3 +115,35 @@ def check_seat_mates(session, room_id: str, player_id: str, name: str) -> None:
     if any(skeleton(other) == key for other in others):
         raise ApiError(409, "name_confusable_in_room", f"someone at this table is already called {name.strip()!r} "
                        "or a name that looks the same: change your name to sit here")
+
+
+def name_to_seat(session, player_id: str) -> str:
+    """The name ``player_id`` is about to be seated with, read as committed now (the caller's
+    copy may be older than a rename) and share-locked till the seat is committed, so a rename
+    (``check_at_tables``) waits for the seat and then checks the table it is now at (PostgreSQL;
+    on SQLite both run on the one writer thread: ``Hub.write``)."""
+    from sqlalchemy import select
+
+    from app.models import Player
+
+    return session.scalar(select(Player.name).where(Player.id == player_id).with_for_update(read=True))
+
+
+def check_at_tables(session, player_id: str, name: str) -> list[str]:
+    """Refuse ``name`` for ``player_id`` when it looks like a seat-mate's at any open or running
+    table they sit at; returns those rooms' ids, newest first. The player's row, then those rooms'
+    rows (in id order, as every room lock is taken one at a time elsewhere) are locked till the
+    caller commits, so a join racing the rename either sees the new name or is seen by it."""
+    from sqlalchemy import select
+
+    from app.models import Player, Room, RoomSeat
+
+    session.scalar(select(Player.id).where(Player.id == player_id).with_for_update())
+    rooms = list(session.scalars(
+        select(Room.id).join(RoomSeat, RoomSeat.room_id == Room.id)
+        .where(RoomSeat.player_id == player_id, Room.status.in_(("open", "running")))
+        .order_by(Room.created_at.desc(), Room.id)))
+    session.scalars(select(Room.id).where(Room.id.in_(rooms)).order_by(Room.id).with_for_update()).all()
+    for room_id in rooms:  # no table may show two names that look alike
+        check_seat_mates(session, room_id, player_id, name)
+    return rooms

@@ -14,7 +14,7 @@ from app.accounts import passwords
 from app.accounts.models import Account, AccountSession
 from app.errors import ApiError
 from app.models import Player, utcnow
-from app.names import check_player_name, name_key
+from app.names import check_at_tables, check_player_name, name_key
 from app.security import hash_token, new_id, new_token
 
 
@@ -36,6 +36,8 @@ def claim(session_factory: sessionmaker[Session], player_id: str, password: str,
         if name_is_claimed(session, new_name):
             raise ApiError(409, "name_taken", f"the name {new_name!r} is already claimed: choose another one")
         look = check_player_name(session, new_name, player_id)  # name_invisible, name_confusable
+        if new_name != player.name:
+            check_at_tables(session, player_id, new_name)  # name_confusable_in_room
         player.name = new_name
         player.token_hash = hash_token(new_token())  # the guest token is retired; nobody knows this one
         session.add(Account(player_id=player_id, name_key=name_key(new_name), name_skeleton=look,

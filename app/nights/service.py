@@ -19,7 +19,7 @@ from app import ratings, store
 from app.errors import ApiError, not_found
 from app.history import iso
 from app.models import Match, MatchResult, Player, Room, RoomSeat, utcnow
-from app.names import check_seat_mates
+from app.names import check_seat_mates, name_to_seat
 from app.nights import scoring, seating
 from app.nights.models import Night, NightMatch, NightMember
 from app.security import new_room_id
@@ -137,9 +137,7 @@ def join(session: Session, night_id: str, player_id: str) -> str | None:
         if not any(r.player_id == player_id for r in rows):
             free = [r for r in rows if r.player_id is None]
             if free:
-                player = session.get(Player, player_id)
-                assert player is not None, "the caller exists"
-                check_seat_mates(session, room.id, player_id, player.name)
+                check_seat_mates(session, room.id, player_id, name_to_seat(session, player_id))
                 free[0].player_id = player_id
                 seated = room.id
     session.commit()

@@ -59,7 +59,8 @@ def _address(request: Request) -> str | None:
 
 
 @router.post("", status_code=201, response_model=SessionOpened, dependencies=[rate_limit("logins")], summary="Claim the caller's guest name with a password",
-             responses={409: {"description": "`already_claimed`, `name_taken`"}, 503: BUSY})
+             responses={409: {"description": "`already_claimed`, `name_taken`, `name_confusable_in_room` (a new name like a "
+                                             "seat-mate's)"}, 503: BUSY})
 async def claim(body: Claim, player: CurrentPlayer, request: Request, settings: SettingsDep) -> dict:
     """The caller's guest token stops working; use the returned session token from now on."""
     factory = request.app.state.session_factory

@@ -109,10 +109,15 @@ async def join_night(night_id: RoomId, player: CurrentPlayer, db: DbDep, hub: Hu
     the next table on."""
     table: str | None = await db.run(service.current_room_id, night_id)
     async with hub.lock(table or night_id):  # its table's seats change: as a room join, one at a time
-        seated = await db.run(service.join, night_id, player.id)
+        seated = await hub.write(_join, night_id, player.id)  # (on SQLite one at a time with renames)
         if seated:
             await hub.refresh(seated)
     return await _night(db, night_id, settings)
+
+
+def _join(session_factory, night_id: str, player_id: str) -> str | None:
+    with session_factory() as session:
+        return service.join(session, night_id, player_id)
 
 
 @router.post("/{night_id}/leave", dependencies=[rate_limit("actions")], responses=CHANGE_ERRORS)

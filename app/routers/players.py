@@ -7,11 +7,11 @@ from sqlalchemy.exc import IntegrityError
 
 from app.accounts.models import Account
 from app.names import name_key
-from app.deps import CurrentPlayer, DbDep, HubDep, SessionDep
+from app.deps import CurrentPlayer, HubDep, SessionDep
 from app.errors import ApiError
 from app.limits.rest import rate_limit
 from app.models import Player, Room, RoomSeat
-from app.names import check_player_name, check_seat_mates
+from app.names import check_at_tables, check_player_name
 from app.schemas import NewPlayer, PlayerCreated, PlayerRename
 from app.security import hash_token, new_id, new_token
 
@@ -44,32 +44,29 @@ def who_am_i(player: CurrentPlayer) -> dict:
                          "like an account's; `name_confusable_in_room`: like a seat-mate's"},
     422: {"description": "`name_invisible`: invisible or direction-changing characters"},
     429: {"description": "`rate_limited`: too many name changes; see `Retry-After`"}})
-async def rename_me(body: PlayerRename, player: CurrentPlayer, db: DbDep, hub: HubDep) -> dict:
+async def rename_me(body: PlayerRename, player: CurrentPlayer, hub: HubDep) -> dict:
     """Change the caller's name (a guest's, or an account's, whose log-in name it is too). The
     same player keeps their seats, history and ratings; every table they sit at shows the new name."""
     new_name = body.name.strip() or "?"
 
-    def rename(session) -> list[str]:
-        look = check_player_name(session, new_name, player.id)
-        rooms = list(session.scalars(
-            select(Room.id).join(RoomSeat, RoomSeat.room_id == Room.id)
-            .where(RoomSeat.player_id == player.id, Room.status.in_(("open", "running")))
-            .order_by(Room.created_at.desc()).limit(RENAME_PUSH_ROOMS)))
-        for room_id in rooms:  # no table may show two names that look alike
-            check_seat_mates(session, room_id, player.id, new_name)
-        row = session.get(Player, player.id)
-        row.name = new_name
-        account = session.get(Account, player.id)
-        if account is not None:
-            account.name_key, account.name_skeleton = name_key(new_name), look
-        try:
-            session.flush()
-        except IntegrityError:
-            raise ApiError(409, "name_confusable", f"the name {new_name!r} looks like an account's name: choose another name") from None
-        session.commit()
-        return rooms
+    def rename(session_factory) -> list[str]:
+        with session_factory() as session:
+            look = check_player_name(session, new_name, player.id)
+            rooms = check_at_tables(session, player.id, new_name)  # no table may show two names alike
+            row = session.get(Player, player.id)
+            row.name = new_name
+            account = session.get(Account, player.id)
+            if account is not None:
+                account.name_key, account.name_skeleton = name_key(new_name), look
+            try:
+                session.flush()
+            except IntegrityError:
+                raise ApiError(409, "name_confusable",
+                               f"the name {new_name!r} looks like an account's name: choose another name") from None
+            session.commit()
+            return rooms[:RENAME_PUSH_ROOMS]
 
-    room_ids = await db.run(rename)
+    room_ids = await hub.write(rename)  # (on SQLite after any join being written: Hub.write)
     for room_id in room_ids:
         await hub.refresh(room_id)  # seats carry names: everyone at the table sees the new one
     for room_id in set(hub.rooms) - set(room_ids):  # finished tables still on someone's screen

@@ -18,7 +18,7 @@ from app.errors import ApiError, bad_seat, seat_name
 from app.limits.rest import rate_limit
 from app.models import Room, RoomSeat
 from app.protocol import ViewMessage
-from app.names import check_seat_mates
+from app.names import check_seat_mates, name_to_seat
 from app.schemas import ActionIn, JoinRoom, JsonObject, NewRoom, RoomId, RoomSettings
 from app.security import new_room_id
 
@@ -126,34 +126,36 @@ async def get_room(room_id: RoomId, hub: HubDep) -> dict:
 
 
 @router.post("/{room_id}/join", **ROOM_CHANGE)
-async def join_room(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep,
+async def join_room(room_id: RoomId, player: CurrentPlayer, hub: HubDep,
                     body: JoinRoom | None = Body(default=None)) -> dict:
     wanted = body.seat if body else None
 
-    def join(session) -> None:
-        room = store.get_room(session, room_id, for_update=True)
-        seats = store.room_seats(session, room_id)
-        mine = next((s for s in seats if s.player_id == player.id), None)
-        if mine is not None:
-            if wanted is not None and wanted != mine.seat:
-                raise ApiError(409, "already_seated", f"you already sit in {seat_name(mine.seat)}; leave it first")
-            if mine.left and room.status == "running":
-                mine.left = False
-                session.commit()
-            return
-        if room.status != "open":
-            raise ApiError(409, "room_not_open", f"the room is {room.status}; you can watch as a spectator")
-        if wanted is not None and not 0 <= wanted < room.num_seats:
-            raise bad_seat(wanted, room.num_seats)
-        free = [s for s in seats if s.player_id is None and (wanted is None or s.seat == wanted)]
-        if not free:
-            raise ApiError(409, "seat_taken", f"{seat_name(wanted)} is taken" if wanted is not None else "the room is full")
-        check_seat_mates(session, room_id, player.id, player.name)  # no two look-alike names at one table
-        free[0].player_id = player.id
-        session.commit()
+    def join(session_factory) -> None:
+        with session_factory() as session:
+            room = store.get_room(session, room_id, for_update=True)
+            seats = store.room_seats(session, room_id)
+            mine = next((s for s in seats if s.player_id == player.id), None)
+            if mine is not None:
+                if wanted is not None and wanted != mine.seat:
+                    raise ApiError(409, "already_seated", f"you already sit in {seat_name(mine.seat)}; leave it first")
+                if mine.left and room.status == "running":
+                    mine.left = False
+                    session.commit()
+                return
+            if room.status != "open":
+                raise ApiError(409, "room_not_open", f"the room is {room.status}; you can watch as a spectator")
+            if wanted is not None and not 0 <= wanted < room.num_seats:
+                raise bad_seat(wanted, room.num_seats)
+            free = [s for s in seats if s.player_id is None and (wanted is None or s.seat == wanted)]
+            if not free:
+                raise ApiError(409, "seat_taken", f"{seat_name(wanted)} is taken" if wanted is not None else "the room is full")
+            # no two look-alike names at one table: the name as committed now (a rename waits for this seat)
+            check_seat_mates(session, room_id, player.id, name_to_seat(session, player.id))
+            free[0].player_id = player.id
+            session.commit()
 
     async with hub.lock(room_id):
-        await db.run(join)
+        await hub.write(join)  # (on SQLite one at a time with renames: Hub.write)
         live = await hub.refresh(room_id)
         live.seen(player.id)  # back in a running match: a bot that played for them gives the seat back
         return live.summary()

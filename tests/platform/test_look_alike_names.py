@@ -6,11 +6,14 @@ second account (``name_confusable``); and no two seats of one room show names th
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from alembic import command
 from sqlalchemy import create_engine, text
 
 from app.db import alembic_config
+from app.names import skeleton
 from tests.support.clients import Api
 
 pytestmark = pytest.mark.every_database  # tests/conftest.py
@@ -68,6 +71,40 @@ def test_two_seats_of_one_room_never_show_look_alike_names(server):
     moved = jiro.http.patch("/api/players/me", json={"name": "TAR0"}, headers=jiro._headers())
     assert error(moved, 409) == "name_confusable_in_room"
     assert [s["name"] for s in Api(server.base_url).get(f"/api/rooms/{room_id}").json()["seats"]] == ["Taro", "Jiro"]
+
+
+def test_a_claim_cannot_take_a_seat_mates_look_alike_name(server):
+    """Claiming an account under a new name is a rename: it may not look like a seat-mate's (a
+    guest "Ben" at the table, the claimer asking for "Веn" with a Cyrillic "В" and "е")."""
+    ben = Api.new_player(server.base_url, "Ben")
+    room_id = ben.post("/api/rooms", {"game": "synomilia"}).json()["id"]
+    other = Api.new_player(server.base_url, "Ken")
+    assert other.post(f"/api/rooms/{room_id}/join").status_code == 200
+    claimed = other.post("/api/accounts", {"password": PASSWORD, "name": "\u0412\u0435n"})
+    assert error(claimed, 409) == "name_confusable_in_room"
+    assert [s["name"] for s in Api(server.base_url).get(f"/api/rooms/{room_id}").json()["seats"]] == ["Ben", "Ken"]
+    assert other.get("/api/players/me").json()["name"] == "Ken"  # still a guest: its token works
+    assert other.post("/api/accounts", {"password": PASSWORD, "name": "Kenji"}).status_code == 201
+
+
+def test_a_rename_racing_a_join_never_seats_two_look_alike_names(server):
+    """Someone at the table renames to the name of the person joining at that moment (and the
+    joiner renames to a seat-mate's name while joining): whichever is written first, the other is
+    refused; no table ends with two names that look alike."""
+    for round_ in range(12):
+        host = Api.new_player(server.base_url, f"Host{round_}")
+        room_id = host.post("/api/rooms", {"game": "mipolin", "seats": 3}).json()["id"]
+        mimic = Api.new_player(server.base_url, f"Mimic{round_}")
+        assert mimic.post(f"/api/rooms/{room_id}/join").status_code == 200
+        ben = Api.new_player(server.base_url, f"Ben{round_}")
+        calls = [lambda: ben.post(f"/api/rooms/{room_id}/join"),
+                 lambda: mimic.patch("/api/players/me", {"name": f"BEN{round_}"}),  # like the joiner
+                 lambda: ben.patch("/api/players/me", {"name": f"HOST{round_}"})]  # like a seat-mate
+        with ThreadPoolExecutor(len(calls)) as pool:
+            answers = [f.result() for f in [pool.submit(call) for call in calls]]
+        assert all(a.status_code in (200, 409) for a in answers), [a.text for a in answers]
+        names = [s["name"] for s in Api(server.base_url).get(f"/api/rooms/{room_id}").json()["seats"] if s["name"]]
+        assert len({skeleton(n) for n in names}) == len(names), (round_, names, [a.text for a in answers])
 
 
 def test_existing_accounts_get_their_skeleton_and_older_keeps_a_shared_one(empty_database_url):
