@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 
 from sqlalchemy import select
@@ -19,6 +18,7 @@ from sqlalchemy import select
 from app import chat, store
 from app.correspondence.path import correspondence_path
 from app.db import Database
+from app.keyed_locks import KeyedLocks
 from app.live.room import LiveRoom
 from app.live.runner import MatchRunner, Writer
 from app.live.writer import ActionWriter
@@ -39,8 +39,7 @@ class Hub:
         self.clock = clock
         self.rooms: dict[str, LiveRoom] = {}
         self._loading: dict[str, asyncio.Future] = {}
-        # room id -> [its lock, how many hold or wait for it]: it lives only while used (a 404 leaves none)
-        self._locks: dict[str, list] = {}
+        self._locks = KeyedLocks()  # per room, living only while used (a 404 leaves none)
         self._used: dict[str, float] = {}  # room id -> when last asked for (``room``); idle ones are swept
         self._idle_sweeper: asyncio.Task | None = None
         self._notices: set[asyncio.Task] = set()  # zombie notices being stored (app/live/zombies.py)
@@ -55,22 +54,11 @@ class Hub:
             return await self.writer.call(fn, *args)
         return await asyncio.to_thread(fn, self.session_factory, *args)
 
-    @contextlib.asynccontextmanager
-    async def lock(self, room_id: str) -> AsyncIterator[None]:
+    def lock(self, room_id: str) -> contextlib.AbstractAsyncContextManager[None]:
         """Held by REST changes to one room (join, leave, start, bots), so racing requests are
         applied one at a time; other rooms are not affected. The lock is dropped when its last
         holder or waiter is done."""
-        entry = self._locks.get(room_id)
-        if entry is None:
-            entry = self._locks[room_id] = [asyncio.Lock(), 0]
-        entry[1] += 1
-        try:
-            async with entry[0]:
-                yield
-        finally:
-            entry[1] -= 1
-            if entry[1] == 0:
-                del self._locks[room_id]
+        return self._locks.hold(room_id)
 
     async def room(self, room_id: str) -> LiveRoom:
         """The live room for ``room_id`` (``ApiError`` 404 if there is none)."""

@@ -21,6 +21,7 @@ import requests
 from py_vapid import Vapid
 
 from app.correspondence import reminders
+from app.keyed_locks import KeyedLocks
 from app.limits.store import Rule
 from app.observability import metrics
 from app.push import keys, store
@@ -52,6 +53,10 @@ class Notifier:
         # hub's writes) nor the senders.
         self._resolvers = ThreadPoolExecutor(max_workers=RESOLVER_THREADS, thread_name_prefix="push-dns")
         self.busy = 0  # events being delivered now (tests wait for the queue to settle)
+        # One player's events are delivered one at a time, in the order they were queued: with
+        # several tasks, a later event could otherwise take the player's last throttle credit
+        # (or arrive on the phone) before an earlier one. Other players' go on in parallel.
+        self._in_order = KeyedLocks()
         self._rooms: dict = {}  # the hub's live rooms (the matches run here)
 
     async def start(self, rooms: dict | None = None) -> None:
@@ -111,7 +116,8 @@ class Notifier:
             player_id, event = await self.queue.get()
             self.busy += 1
             try:
-                await self._deliver(player_id, event)
+                async with self._in_order.hold(player_id):
+                    await self._deliver(player_id, event)
             except asyncio.CancelledError:
                 raise
             except Exception:
