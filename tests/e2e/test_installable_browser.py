@@ -114,7 +114,6 @@ def test_installable_counted_offline_and_a_notification_opens_its_table(database
         # Chromium's push pipeline would, past the push service): its notification shows; a click
         # on it opens its table.
         context.grant_permissions(["notifications"], origin=server.base_url)
-        worker = next(w for w in context.service_workers if w.url.endswith("/sw.js"))
         payload = {"kind": "your_turn", "room": room_id, "url": f"/r/{room_id}", "title": "Your move in Synomilia",
                    "body": "Open the table to play.", "tag": f"your_turn:{room_id}", "lang": "en"}
         registration = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
@@ -127,18 +126,25 @@ def test_installable_counted_offline_and_a_notification_opens_its_table(database
         registration_id = next(r["registrationId"] for r in registrations if r["scopeURL"] == registration)
         cdp.send("ServiceWorker.deliverPushMessage", {"origin": server.base_url, "registrationId": registration_id,
                                                        "data": json.dumps(payload)})
-        shown = worker.evaluate("""() => new Promise((resolve) => {
-            const look = async () => {
-                const found = await self.registration.getNotifications();
-                if (found.length) resolve(found.map((n) => ({title: n.title, body: n.body, data: n.data, tag: n.tag})));
-                else setTimeout(look, 50);
-            };
-            look();
-        })""")
-        assert shown == [{"title": payload["title"], "body": payload["body"], "data": {"url": f"/r/{room_id}"},
-                          "tag": payload["tag"]}]
+        # Read from the page, through its registration: Chromium stops an idle service worker (30 s
+        # without events, reached on a loaded machine), and an evaluation left pending in a stopped
+        # worker never ends (a CI run waited 600 s). Bounded, and saying what it saw.
+        seen = page.evaluate("""async () => {
+            const registration = await navigator.serviceWorker.ready;
+            const until = Date.now() + 20000;
+            for (;;) {
+                const found = await registration.getNotifications();
+                if (found.length || Date.now() > until) return {permission: Notification.permission,
+                    found: found.map((n) => ({title: n.title, body: n.body, data: n.data, tag: n.tag}))};
+                await new Promise((resolve) => setTimeout(resolve, 50));
+            }
+        }""")
+        assert seen["found"] == [{"title": payload["title"], "body": payload["body"], "data": {"url": f"/r/{room_id}"},
+                                  "tag": payload["tag"]}], seen
         page.goto(server.base_url + "/")
         page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        # The worker instance running now (Chromium may have stopped an idle one and started another).
+        worker = [w for w in context.service_workers if w.url.endswith("/sw.js")][-1]
         worker.evaluate("""async () => {
             const [notification] = await self.registration.getNotifications();
             const event = new NotificationEvent('notificationclick', {notification});
