@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.axe import severe_violations
 from tests.support.browser import DESKTOP, PHONE, create_room, watch_errors
 from tests.support.server import start_in_thread
 
@@ -32,5 +33,6 @@ def test_too_many_rooms_is_said_in_the_pages_language(one_room_each, browser, lo
     text = toast.inner_text()
     assert expected in text, text
     assert "you already host" not in text or locale == "en-US", text  # not the server's own words
+    assert severe_violations(page) == []
     page.screenshot(path=shots / f"refusal-too-many-rooms-{locale}.png")
     assert errors == [], errors

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import PHONE, unnamed_controls, watch_errors
+from tests.support.axe import severe_violations
+from tests.support.browser import DESKTOP, PHONE, unnamed_controls, watch_errors
 from tests.support.clients import Api
 
 PAGES = [("/static/ratings.html?game=synomilia", "h1", "Leaderboard", "ランキング"),
@@ -24,11 +25,15 @@ def test_the_language_switch_turns_the_page_japanese_and_back(server, browser, p
     assert toggle.inner_text() == "日本語"
     assert page.locator(heading).first.inner_text().startswith(english)
     assert page.evaluate("document.documentElement.lang") == "en"
+    assert severe_violations(page) == []
+    page.set_viewport_size(DESKTOP)
+    page.screenshot(path=shots / f"language-switch-{english.lower()}-en-1280.png")
+    page.set_viewport_size(PHONE)
     toggle.click()
     page.get_by_role("button", name="Switch to English").wait_for()
     assert page.locator(heading).first.inner_text().startswith(japanese)
     assert page.evaluate("document.documentElement.lang") == "ja"
-    assert unnamed_controls(page) == []
+    assert unnamed_controls(page) == [] and severe_violations(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # the bar fits a phone
     page.screenshot(path=shots / f"language-switch-{english.lower()}-ja-390.png")
     page.get_by_role("button", name="Switch to English").click()
