@@ -31,6 +31,7 @@ from app import json_codec
 from app.cluster.messages import Answer, Ask, Operation, Probe, Reply, Request, dump, parse
 from app.cluster.outbox import Outbox
 from app.cluster.requests import RemoteError, Requests, Unanswered, Unreachable
+from app.cluster.resync import Resync
 
 __all__ = ["Bus", "RemoteError", "Unanswered", "Unreachable"]
 
@@ -59,7 +60,8 @@ class Bus:
         self._waiting: dict[str, list[asyncio.Event]] = {}  # channel -> set once Redis confirms it
         self._confirmed: set[str] = set()  # channels Redis has confirmed on the current connection
         self._tasks: list[asyncio.Task] = []
-        self.on_reconnect: list[Callable[[], Awaitable[None]]] = []
+        self._resync = Resync()
+        self.on_reconnect = self._resync.callbacks  # run in a task of their own after each reconnect
         self._heard = 0.0  # when this process last heard its own probe (loop time)
         self._deaf = asyncio.Event()  # set by the probe: the listener subscribes again
 
@@ -83,12 +85,15 @@ class Bus:
 
     def stop(self) -> None:
         """Stop listening and publishing now (no await: a process's last moments)."""
-        for task in self._tasks:
+        for task in self._running():
             task.cancel()
+
+    def _running(self) -> list[asyncio.Task]:
+        return [*self._tasks, *([self._resync.task] if self._resync.task else [])]
 
     async def close(self) -> None:
         self.stop()
-        for task in self._tasks:
+        for task in self._running():
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if self._pubsub is not None:
@@ -224,11 +229,7 @@ class Bus:
         self._heard = asyncio.get_running_loop().time()
         self._deaf.clear()
         log.warning("Redis subscription restored")
-        for callback in list(self.on_reconnect):
-            try:
-                await callback()
-            except Exception:
-                log.exception("resync after a Redis reconnect failed")
+        self._resync.soon()
 
     async def _probe_loop(self) -> None:
         loop = asyncio.get_running_loop()

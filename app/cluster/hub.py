@@ -5,10 +5,11 @@ match. The hub loads rooms and wires the cluster's parts, each with one job:
 - ``ownership``: leases and fencing epochs of the rooms this process runs, publishing their views;
 - ``mirroring``: mirrors of matches owned elsewhere, kept up to date from the owner's views;
 - ``forwarding``: a mirror's actions to the owner, and the actions forwarded here;
-- ``sweep``: heartbeat, lease renewal, take-overs of rooms whose owner died, idle rooms.
+- ``sweep``: heartbeat, lease renewal, take-overs of rooms whose owner died, idle rooms;
+- ``room_channels``: what each room's channel says (views, presence, pushes, room changes).
 
-The hub itself hears each room's channel (views, presence, room-wide pushes, room changes) and
-resyncs after Redis restarted: subscriptions come back by themselves; then presence is written
+The hub itself loads and drops rooms (a room that cannot be loaded to the end while Redis is down
+is not kept), and resyncs after Redis restarted: subscriptions come back by themselves; then presence is written
 again and every mirror asks its owner for the current views (its sockets resync), leases are taken
 again by their holders (the fencing epoch in PostgreSQL, not Redis, is what makes an owner the
 owner)."""
@@ -22,20 +23,22 @@ import socket
 import time
 from typing import cast
 
-from pydantic import ValidationError
+from redis.exceptions import RedisError
 
 from app import store
 from app.cluster.background import Background
 from app.cluster.bus import Bus
 from app.cluster.forwarding import Forwarding
 from app.cluster.lease import Leases
-from app.cluster.messages import PresenceCounts, RoomChanged, ToSockets, Views, ZombieSeats, parse
+from app.cluster.messages import RoomChanged
 from app.cluster.mirroring import Mirrors
 from app.cluster.ownership import Ownership, publish_views
 from app.cluster.placement import Placement
 from app.cluster.presence import Presence
 from app.cluster.room import ClusterRoom
+from app.cluster.room_channels import RoomChannels
 from app.cluster.sweep import Sweep
+from app.errors import ApiError
 from app.live.hub import Hub
 
 log = logging.getLogger("asobiba.cluster")
@@ -66,6 +69,8 @@ class ClusterHub(Hub):
                                      self.placement.settle)
         self.sweep = Sweep(settings.cluster_sweep_seconds, db, self.bus, self.leases, self.presence,
                            self.ownership, self.rooms, self.room, self._step_down, self.forget_if_idle)
+        self.channels = RoomChannels(self.bus, db, self.rooms, self.presence, self.mirrors, self.ownership,
+                                     self.placement, self.background.later, self._step_down)
         self._sweeper: asyncio.Task | None = None
         self.bus.on_reconnect.append(self._after_reconnect)
 
@@ -108,7 +113,7 @@ class ClusterHub(Hub):
         that message would (a view asked for through this process right after a start got 409)."""
         live = await self.room(room_id)
         if live.runner is None:
-            await self._room_changed(room_id)
+            await self.channels.changed(room_id)
         return live
 
     async def _load(self, room_id: str):
@@ -118,11 +123,22 @@ class ClusterHub(Hub):
         live = ClusterRoom(self.bus, self.presence, self.background.later, room_id, self.settings.invite_base(),
                            self.settings.bot_think_seconds, self.settings.room_push_interval)
         live.apply_info(info)
-        subscribed = self.bus.subscribe(live.channel, lambda message, r=room_id: self._on_room_message(r, message))
+        subscribed = self.bus.subscribe(live.channel, lambda message, r=room_id: self.channels.heard(r, message))
         self.rooms[room_id] = live
-        await asyncio.wait_for(subscribed.wait(), 5)  # before reading what later messages change
-        await self.presence.load(room_id)
-        await self.placement.settle(live, info)
+        try:
+            await asyncio.wait_for(subscribed.wait(), 5)  # before reading what later messages change
+            await self.presence.load(room_id)
+            await self.placement.settle(live, info)
+        except (asyncio.TimeoutError, RedisError, OSError) as exc:
+            # Redis is down (or was, a moment ago): a room kept half loaded would show no match to
+            # its sockets for as long as they stay (a sync finds no runner): the next use loads it again.
+            log.warning("room %s could not be loaded while Redis is unreachable: %r", room_id, exc)
+            self._unload(room_id)
+            raise ApiError(503, "owner_unavailable", "the server running this match is changing; retry in a moment") \
+                from None
+        except BaseException:
+            self._unload(room_id)
+            raise
         return live
 
     async def refresh(self, room_id: str, deadlines: bool = False) -> ClusterRoom:
@@ -155,8 +171,22 @@ class ClusterHub(Hub):
         runner = live.runner
         if runner is not None and not self.mirrors.holds(live) and not runner.finished and runner.status == "running":
             return
+        self._unload(room_id)
+
+    def _unload(self, room_id: str) -> None:
+        """Drop a room from memory (idle, or not loaded to the end): nothing here runs or mirrors it
+        any more. (A lease taken on the way expires by itself; its epoch is forgotten here, so a
+        commit still in flight is refused.)"""
+        live = self.rooms.pop(room_id, None)
+        if live is None:
+            return
+        if self.ownership.owns(room_id):
+            self.ownership.give_up(room_id)
+        if live.runner is not None:
+            live.runner.stop()
+        if live.absence is not None:
+            live.absence.stop()
         live.close()
-        del self.rooms[room_id]
         self._used.pop(room_id, None)
         self.mirrors.forget(room_id)
         self.bus.unsubscribe(live.channel)
@@ -167,64 +197,6 @@ class ClusterHub(Hub):
         live = self.rooms.get(room_id)
         if live is not None:
             await self.placement.step_down(live)
-
-    # --- what the room channel says --------------------------------------------------------------
-
-    def _on_room_message(self, room_id: str, raw: dict) -> None:
-        live = self.rooms.get(room_id)
-        if live is None or raw.get("node") == self.node_id:
-            return
-        try:
-            message = parse(raw)
-        except ValidationError as exc:
-            log.warning("a malformed message on room %s's channel was dropped: %s", room_id, exc)
-            return
-        match message:
-            case Views():
-                mirrored = self.mirrors.heard(live, message.node, message.version, message.texts, message.restart,
-                                              bool(message.refreshed))
-                if mirrored:
-                    live.heard_zombies(message.zombies)
-                elif self.ownership.owns(room_id) and message.restart:
-                    self.background.later(self._step_down(room_id))  # another process took this room over
-            case PresenceCounts():
-                if self.presence.heard(room_id, message):
-                    live.check_presence()
-                    live.push_room()
-            case ToSockets():
-                live.push_to(message.message, set(message.seats) if message.seats is not None else None, local_only=True)
-            case RoomChanged():
-                self.background.later(self._room_changed(room_id, bool(message.deadlines)))
-            case ZombieSeats():  # the owner's bots play for absent people (app/live/zombies.py)
-                live.heard_zombies(message.seats)
-            case _:
-                log.warning("a %s message on room %s's channel was dropped", message.t, room_id)
-
-    async def _room_changed(self, room_id: str, deadlines: bool = False) -> None:
-        """Another process changed the room in the database (seats, bots, start, abort; a vacation
-        that moved the deadlines of the match, which its owner reads again)."""
-        live = self.rooms.get(room_id)
-        if live is None:
-            return
-        info = await self.db.run(store.room_info, room_id)
-        bots_before = (set(live.bot_seats), dict(live.bot_levels))
-        status_before = live.summary_base.get("status")
-        live.apply_info(info)
-        live.push_room(now=info.status != status_before)  # a new status before the views it brings
-        runner = live.runner
-        if self.ownership.owns(room_id) and runner is not None:
-            if info.status != "running":  # aborted by an admin elsewhere
-                async with runner.lock:
-                    runner.status = info.status if info.status == "aborted" else runner.status
-                    runner.stop()
-                await self.ownership.over(room_id)
-            elif (live.bot_seats, live.bot_levels) != bots_before:
-                async with runner.lock:
-                    runner.reschedule()
-            if deadlines and info.status == "running":
-                await runner.reload_deadlines()
-        else:
-            await self.placement.settle(live, info)
 
     async def _after_reconnect(self) -> None:
         await self.presence.heartbeat()

@@ -57,8 +57,12 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
         return
     try:
         await hub.room(room_id)
-    except ApiError:
-        await websocket.close(1008, "unknown room")
+    except ApiError as exc:
+        if exc.status != 404:  # a cluster's process that cannot reach Redis: come back later
+            await websocket.send_json({"type": "error", **exc.as_dict()})
+            await websocket.close(1013, exc.message)
+        else:
+            await websocket.close(1008, "unknown room")
         return
     except Exception as exc:  # the database is unreachable: come back later
         if not is_outage(exc):

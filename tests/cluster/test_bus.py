@@ -156,6 +156,32 @@ def test_a_subscription_that_goes_quiet_without_an_error_is_made_again(redis_pre
     asyncio.run(scenario())
 
 
+def test_a_resync_after_a_reconnect_can_ask_another_process(redis_prefix):
+    """What a process does after its subscriptions came back (a mirror asks the owner for its
+    current views) may wait for a reply, which only the listener can deliver: the listener must not
+    be waiting for that resync. (It was: every mirror's ask after a Redis restart timed out.)"""
+    async def scenario():
+        async with started_buses(redis_prefix) as (a, b):
+            answers: list = []
+
+            async def echo(ask: Number) -> Number:
+                return ask
+
+            async def ask_the_other():
+                try:
+                    answers.append(await a.request(b.node_id, ECHO, Number(n=7), timeout=2))
+                except Unreachable as exc:
+                    answers.append(exc)
+
+            b.serve(ECHO, echo)
+            a.on_reconnect.append(ask_the_other)
+            await a._pubsub.unsubscribe()  # the listener hears nothing more: its probe makes it subscribe again
+            await until(lambda: answers, timeout=PROBE_TIMEOUT + 5)
+            assert answers == [Number(n=7)]
+
+    asyncio.run(scenario())
+
+
 def test_subscriptions_come_back_after_a_redis_restart(tmp_path):
     server = PrivateRedis(tmp_path)
     server.start()

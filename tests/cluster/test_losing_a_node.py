@@ -15,6 +15,7 @@ import signal
 import time
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
@@ -188,5 +189,42 @@ def test_an_action_while_redis_is_down_is_refused_and_the_socket_stays_open(post
             redis_server.start()
             _, log = stored_match(postgres_url, match_id)
             assert len(log) == view["version"]
+    finally:
+        redis_server.stop()
+
+
+def test_a_room_first_asked_for_while_redis_is_down_is_served_once_redis_is_back(postgres_url, tmp_path):
+    """A process that never held the room is asked for it while Redis is down: it cannot load the
+    room to the end (no subscription to the room's channel), so it says to come back later and keeps
+    nothing; once Redis is back, the same process serves the match. (It kept the half-loaded room,
+    without the match: its sockets waited for views for ever, a CI failure of the test above.)"""
+    redis_server = PrivateRedis(tmp_path)
+    redis_server.start()
+    try:
+        with LocalCluster(postgres_url, tmp_path, size=2, redis_url=redis_server.url) as cluster:
+            first, second = cluster.servers
+            room_id, apis = setup_room(first.base_url, "synomilia", ["A", "B"])  # the second never hears of it
+            assert apis[0].post(f"/api/rooms/{room_id}/start").status_code == 200
+            token = apis[0].token
+            redis_server.stop()
+            refused = Socket(second.ws_url, room_id, token)
+            assert refused.recv(timeout=20)["code"] == "owner_unavailable"
+            with pytest.raises(ConnectionClosed) as closed:
+                refused.recv()
+            assert closed.value.rcvd.code == 1013
+            redis_server.start()
+            deadline = time.monotonic() + 20
+            while True:  # until the second process's line to Redis is back
+                socket = Socket(second.ws_url, room_id, token)
+                try:
+                    first_message = socket.recv_until(lambda m: m["type"] in ("view", "error"), timeout=10)
+                except ConnectionClosed:
+                    first_message = {"type": "closed"}
+                if first_message["type"] == "view" or time.monotonic() > deadline:
+                    break
+                assert first_message.get("code", "owner_unavailable") == "owner_unavailable", first_message
+                time.sleep(0.2)
+            assert first_message["type"] == "view", first_message
+            assert first_message["seat"] == 0
     finally:
         redis_server.stop()
