@@ -1,6 +1,6 @@
 import { announce } from "/static/announce.js";
 import { isNew, played, revealed } from "/static/motion.js";
-import { pressable } from "/static/keyboard.js";
+import { gridKeys, pressable } from "/static/keyboard.js";
 // Mipolin the Game — table for one seat. Contract: static/games/README.md.
 // DOM is built with ctx.h only (text children, never HTML from the view).
 
@@ -740,7 +740,12 @@ export function render(root, ctx) {
     // a mark said as a word (a speech user says the heading's visible number and name)
     const markWord = (m) =>
       m ? `: ${{ "✗": t("ruled out", "除外"), "?": t("maybe", "保留"), "✓": t("yes", "確定") }[m] || m}` : "";
+    // the notebook is one tab stop (arrow keys inside): the cell that holds it, kept across redraws
+    const stop = ui.nbCell || `c${cat.characters[0].id}p${cat.places[0].id}`;
+    const cell = (k, attrs) => ({ ...attrs, "data-cell": k, tabindex: k === stop ? 0 : -1, onkeydown: arrows });
+    const arrows = gridKeys((target) => (ui.nbCell = target.dataset.cell));
     const cycle = (k) => {
+      ui.nbCell = k;
       const i = MARKS.indexOf(marks[k] || "");
       const next = MARKS[(i + 1) % MARKS.length];
       if (next) marks[k] = next;
@@ -756,7 +761,7 @@ export function render(root, ctx) {
         H(
           "th",
           pressable(
-            { class: known.has(`p${p.id}`) ? "known" : "", title: placeName(p.id) },
+            cell(`p${p.id}`, { class: known.has(`p${p.id}`) ? "known" : "", title: placeName(p.id) }),
             () => cycle(`p${p.id}`),
             `${p.id} ${placeName(p.id)}${markWord(marks[`p${p.id}`])}`,
           ),
@@ -771,7 +776,7 @@ export function render(root, ctx) {
         H(
           "th",
           pressable(
-            { class: "rowh" + (known.has(`c${c.id}`) ? " known" : "") },
+            cell(`c${c.id}`, { class: "rowh" + (known.has(`c${c.id}`) ? " known" : "") }),
             () => cycle(`c${c.id}`),
             `${c.id} ${charName(c.id)}${markWord(marks[`c${c.id}`])}`,
           ),
@@ -783,7 +788,7 @@ export function render(root, ctx) {
           return H(
             "td",
             pressable(
-              { class: out ? "known" : "", title: `${charName(c.id)} / ${placeName(p.id)}` },
+              cell(k, { class: out ? "known" : "", title: `${charName(c.id)} / ${placeName(p.id)}` }),
               () => cycle(k),
               `${charName(c.id)} / ${placeName(p.id)}${markWord(marks[k])}`,
             ),
@@ -800,8 +805,8 @@ export function render(root, ctx) {
         "div",
         { class: "mipolin-small" },
         t(
-          "Click a cell or a heading to cycle ✗ ? ✓. Grey = cards you have seen (cannot be the answer). Places: ",
-          "セルや見出しをクリックで ✗ ? ✓ を切替。灰色=見たカード(答えではない)。場所: ",
+          "Click a cell or a heading (or Enter; arrow keys move) to cycle ✗ ? ✓. Grey = cards you have seen (cannot be the answer). Places: ",
+          "セルや見出しをクリック(またはEnter、矢印キーで移動)で ✗ ? ✓ を切替。灰色=見たカード(答えではない)。場所: ",
         ) + cat.places.map((p) => `${p.id}=${placeName(p.id)}`).join(" "),
       ),
       H("div", { style: "overflow-x:auto" }, H("table", { class: "mipolin-nb" }, head, rows)),
