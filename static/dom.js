@@ -17,10 +17,11 @@ export function h(tag, attrs, ...children) {
 }
 
 /**
- * Redraws of ``el``'s content that wait while a pointer is pressed on it and run just after the
- * release (after its click): content replaced between a press and its release loses the click,
- * and a room push or a new view can come at any moment. Returns ``redraw(draw)``: calls ``draw``
- * now, or keeps the latest one for the release.
+ * Redraws of ``el``'s content (``el``: an element, or a list of the elements one draw fills) that
+ * wait while a pointer is pressed on it and run just after the release (after its click): content
+ * replaced between a press and its release loses the click, and a room push or a new view can come
+ * at any moment. Returns ``redraw(draw)``: calls ``draw`` now, or keeps the latest one for the
+ * release.
  */
 export function steadyWhilePressed(el, longestPressMs = 5000) {
   let pressed = false;
@@ -37,11 +38,13 @@ export function steadyWhilePressed(el, longestPressMs = 5000) {
     }); // after the click event
   };
   // (a press held longer is no click; and a release the page never hears must not freeze it)
-  el.addEventListener("pointerdown", () => {
-    pressed = true;
-    clearTimeout(giveUp);
-    giveUp = setTimeout(release, longestPressMs);
-  });
+  for (const each of Array.isArray(el) ? el : [el]) {
+    each.addEventListener("pointerdown", () => {
+      pressed = true;
+      clearTimeout(giveUp);
+      giveUp = setTimeout(release, longestPressMs);
+    });
+  }
   window.addEventListener("pointerup", release);
   window.addEventListener("pointercancel", release);
   return (draw) => {

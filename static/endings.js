@@ -2,7 +2,7 @@
 // team), abort by agreement (unrated), leave the table (a bot plays the seat until you take it
 // back), claim the win when everyone else is gone. They are platform actions sent like any action;
 // the open votes come with each view (``platform``). Also the notices that a bot plays for someone.
-import { h } from "/static/dom.js";
+import { h, steadyWhilePressed } from "/static/dom.js";
 import { t } from "/static/i18n.js";
 
 /** A chat line of channel "notice" in the reader's language. */
@@ -27,9 +27,16 @@ export class MatchControls {
       role: "group",
       "aria-label": t("End the match", "対戦を終える"),
     });
+    // every view and room push redraws both: not while a button in them is pressed ("Resign",
+    // "Agree to abort" replaced between press and release would lose the click)
+    this.steady = steadyWhilePressed([this.element, this.menuElement]);
   }
 
   update() {
+    this.steady(() => this.draw());
+  }
+
+  draw() {
     const { page } = this;
     const m = page.message;
     const room = page.room;

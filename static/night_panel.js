@@ -3,7 +3,7 @@
 // next: the host picks the next game once the match is over (or the group votes). Before a
 // table's first match its host may make it a game night. The board is read again when the match
 // ends, so every page of the table shows the same totals as the night's page.
-import { h } from "/static/dom.js";
+import { h, steadyWhilePressed } from "/static/dom.js";
 import { getLang, t } from "/static/i18n.js";
 import { gameTitle } from "/static/client.js";
 
@@ -72,6 +72,9 @@ export class NightPanel {
       hidden: true,
     });
     this.loadedFor = null;
+    // not redrawn while a button in it is pressed (replaced between press and release, it would
+    // lose the click)
+    this.steady = steadyWhilePressed(this.element);
   }
 
   /** The room summary changed: read the night when the table's state moved on. */
@@ -123,6 +126,10 @@ export class NightPanel {
   }
 
   draw() {
+    this.steady(() => this.paint());
+  }
+
+  paint() {
     const room = this.page.room;
     const el = this.element;
     const me = this.page.me;

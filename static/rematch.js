@@ -12,9 +12,10 @@ export class RematchPanel {
     this.element = h("div", { id: "rematch", class: "card rematch", "aria-live": "polite" });
     // the end panel's "what next" slot: a new table with the same people (issue 29.1)
     this.nextElement = h("div", { id: "end-next", class: "end-next" });
-    // Another player's confirmation redraws the panel: not while a button in it is pressed (a
-    // "Rematch" replaced between press and release would lose the click, as on the table).
-    this.steady = steadyWhilePressed(this.element);
+    // Another player's confirmation redraws the panel and the "what next" slot: not while a button
+    // in either is pressed (a "Rematch" or "New table" replaced between press and release would
+    // lose the click, as on the table).
+    this.steady = steadyWhilePressed([this.element, this.nextElement]);
   }
 
   async refresh() {

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import (DESKTOP, PHONE, add_bot, box_of, create_room, room_api, unnamed_controls,
-                                   watch_errors)
-from tests.support.clients import Api
+from tests.support.browser import (DESKTOP, PHONE, add_bot, box_of, create_room, room_api, start_match,
+                                   unnamed_controls, wait_for_table, watch_errors)
+from tests.support.clients import Api, Socket
 
 
 def boxes_apart(a: dict, b: dict, gap: float) -> bool:
@@ -234,3 +234,34 @@ def test_a_click_is_not_lost_to_a_room_update_between_press_and_release(server, 
     aki.locator(".seat[data-seat='1']:not(:has(.add-bot))", has_text="bot").wait_for(timeout=5000)
     aki.locator(".seat[data-seat='2']", has_text="Ben").wait_for()  # and what came meanwhile is shown
     assert errors == []
+
+
+def test_a_click_after_the_match_is_not_lost_to_a_room_update(server, browser):
+    """The same for the panels under a finished match ("New table with the same people") and the
+    match's own controls: every room push redraws them."""
+    aki = browser.new_context(viewport=DESKTOP).new_page()
+    errors = watch_errors(aki)
+    invite = create_room(aki, server.base_url, "Aki", "synomilia")
+    room_id = invite.rsplit("/", 1)[1]
+    ben = Api.new_player(server.base_url, "Ben")
+    assert ben.post(f"/api/rooms/{room_id}/join").status_code == 200
+    start_match(aki)
+    wait_for_table(aki)
+    press_during_a_room_update(aki, server, room_id, "#resign")
+    aki.locator("#resign-confirm").click()
+    aki.locator("#outcome").wait_for()
+    press_during_a_room_update(aki, server, room_id, "#next-table")
+    aki.wait_for_url(lambda url: "/r/" in url and room_id not in url, timeout=10_000)
+    assert errors == []
+
+
+def press_during_a_room_update(page, server, room_id: str, selector: str) -> None:
+    """Press ``selector``, let a room push arrive (a visitor's socket opens: the spectators count
+    changes), then release."""
+    box = box_of(page.locator(selector))
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    visitor = Socket(server.ws_url, room_id)
+    page.wait_for_timeout(300)  # the room update has reached the page (pushes are 50 ms apart at most)
+    page.mouse.up()
+    visitor.close()
