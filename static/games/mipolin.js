@@ -806,7 +806,7 @@ export function render(root, ctx) {
         { class: "mipolin-small" },
         t(
           "Click a cell or a heading (or Enter; arrow keys move) to cycle ✗ ? ✓. Grey = cards you have seen (cannot be the answer). Places: ",
-          "セルや見出しをクリック(またはEnter、矢印キーで移動)で ✗ ? ✓ を切替。灰色=見たカード(答えではない)。場所: ",
+          "セルや見出しをクリック(またはエンターキー、矢印キーで移動)で ✗ ? ✓ を切替。灰色=見たカード(答えではない)。場所: ",
         ) + cat.places.map((p) => `${p.id}=${placeName(p.id)}`).join(" "),
       ),
       H("div", { style: "overflow-x:auto" }, H("table", { class: "mipolin-nb" }, head, rows)),
