@@ -6,9 +6,10 @@ messages published by this process arrive everywhere in the order they were publ
 forwarded action's reply never overtakes the views it produced). The subscriber reconnects by
 itself and subscribes again to every channel; ``on_reconnect`` callbacks then let the owners of
 state that may have missed messages resync it. A subscription can also go quiet with no error
-reaching the listener (seen after a Redis restart: publishing worked, nothing arrived for minutes,
-so a mirror never caught up): each process publishes a probe to its own channel every second and
-subscribes again from scratch when it stops hearing them.
+reaching the listener: each process probes its own channel (``hearing``) and subscribes again
+from scratch when it stops hearing itself. The listener, the outbox and the probe never end on an
+error: any of them dead would leave the process deaf or mute while the rest of it runs on (its
+asks unanswered, its mirrors behind) with nothing in the log.
 
 Redis may deliver a message twice: when a connection breaks mid-pipeline, the client library
 sends the whole pipeline again once it reconnects, and the PUBLISHes that had already gone out go
@@ -28,19 +29,16 @@ import redis.asyncio as redis
 from redis.exceptions import RedisError
 
 from app import json_codec
+from app.cluster.hearing import PROBE_TIMEOUT, Hearing
 from app.cluster.messages import Answer, Ask, Operation, Probe, Reply, Request, dump, parse
 from app.cluster.outbox import Outbox
 from app.cluster.requests import RemoteError, Requests, Unanswered, Unreachable
 from app.cluster.resync import Resync
 
-__all__ = ["Bus", "RemoteError", "Unanswered", "Unreachable"]
+__all__ = ["Bus", "PROBE_TIMEOUT", "RemoteError", "Unanswered", "Unreachable"]
 
 log = logging.getLogger("asobiba.cluster")
 
-# Each process hears its own probe on its own channel every PROBE_SECONDS; when none came back for
-# PROBE_TIMEOUT seconds, its subscriptions are made again from scratch.
-PROBE_SECONDS = 1.0
-PROBE_TIMEOUT = 5.0
 
 Handler = Callable[[dict], None]
 
@@ -62,8 +60,7 @@ class Bus:
         self._tasks: list[asyncio.Task] = []
         self._resync = Resync()
         self.on_reconnect = self._resync.callbacks  # run in a task of their own after each reconnect
-        self._heard = 0.0  # when this process last heard its own probe (loop time)
-        self._deaf = asyncio.Event()  # set by the probe: the listener subscribes again
+        self.hearing = Hearing(lambda: self.publish_now(self.node_channel(self.node_id), dump(Probe())))
 
     # --- names -------------------------------------------------------------------------------
 
@@ -79,9 +76,9 @@ class Bus:
         await self.redis.ping()
         self.subscribe(self.node_channel(self.node_id), self._on_node_message)
         self._pubsub = await self._subscribed_pubsub()
-        self._heard = asyncio.get_running_loop().time()
+        self.hearing.heard()
         self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self.outbox.run()),
-                       asyncio.create_task(self._probe_loop())]
+                       asyncio.create_task(self.hearing.run())]
 
     def stop(self) -> None:
         """Stop listening and publishing now (no await: a process's last moments)."""
@@ -155,7 +152,7 @@ class Bus:
     def _on_node_message(self, raw: dict) -> None:
         message = parse(raw)
         if isinstance(message, Probe):
-            self._heard = asyncio.get_running_loop().time()
+            self.hearing.heard()
         elif isinstance(message, (Request, Reply)):
             self.requests.on_message(message)
         else:
@@ -168,7 +165,12 @@ class Bus:
         message, which the listener reads)."""
         pubsub = self.redis.pubsub()
         self._confirmed = set()
-        await pubsub.subscribe(*self._handlers)
+        try:
+            await pubsub.subscribe(*self._handlers)
+        except BaseException:  # a SUBSCRIBE that reached Redis on a connection nobody reads would count
+            with contextlib.suppress(Exception):  # as a listener of this process's channel
+                await pubsub.aclose()
+            raise
         self._active = set(self._handlers)
         self._changed.clear()
         return pubsub
@@ -182,8 +184,7 @@ class Bus:
     async def _listen(self) -> None:
         while True:
             try:
-                if self._deaf.is_set():
-                    self._deaf.clear()
+                if self.hearing.deaf.is_set():
                     log.warning("no probe heard for %s s; subscribing again", PROBE_TIMEOUT)
                     await self._reconnect()
                 if self._changed.is_set():
@@ -214,6 +215,10 @@ class Bus:
             except (RedisError, OSError) as exc:
                 log.warning("Redis subscription lost (%s); reconnecting", exc)
                 await self._reconnect()
+            except Exception:  # the client library's own state broke (a RuntimeError with no connection):
+                # a listener that died here would leave this process deaf while it still publishes
+                log.exception("the Redis subscription failed; subscribing again")
+                await self._reconnect()
 
     async def _reconnect(self) -> None:
         with contextlib.suppress(Exception):
@@ -223,21 +228,10 @@ class Bus:
             try:
                 self._pubsub = await self._subscribed_pubsub()
                 break
-            except (RedisError, OSError):
+            except Exception as exc:  # Redis still down (or the client library's state broke): again
+                log.debug("subscribing again failed: %r", exc)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 1.0)
-        self._heard = asyncio.get_running_loop().time()
-        self._deaf.clear()
+        self.hearing.heard()
         log.warning("Redis subscription restored")
         self._resync.soon()
-
-    async def _probe_loop(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            await asyncio.sleep(PROBE_SECONDS)
-            if loop.time() - self._heard > PROBE_TIMEOUT and not self._deaf.is_set():
-                self._deaf.set()
-            try:
-                await self.publish_now(self.node_channel(self.node_id), dump(Probe()))
-            except Unreachable:  # Redis is down: the listener notices by itself
-                pass

@@ -43,10 +43,11 @@ class Outbox:
                         pipe.publish(channel, text)
                     results = await pipe.execute()
                 self.published += len(batch)
-            except (RedisError, OSError) as exc:
+            except (RedisError, OSError, RuntimeError) as exc:  # (RuntimeError: the client library's state broke)
                 # Fan-out is best effort while Redis is down: subscribers resync when it is back;
-                # a request's caller learns that its message was lost.
-                log.warning("publishing %d message(s) failed (%s)", len(batch), exc)
+                # a request's caller learns that its message was lost. The loop never ends here: a
+                # dead outbox would leave this process mute while it still hears everything.
+                log.warning("publishing %d message(s) failed (%r)", len(batch), exc)
                 for _, _, done in batch:
                     if done is not None and not done.done():
                         # (the PUBLISH may have reached Redis before the connection broke)

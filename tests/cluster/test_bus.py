@@ -156,6 +156,25 @@ def test_a_subscription_that_goes_quiet_without_an_error_is_made_again(redis_pre
     asyncio.run(scenario())
 
 
+def test_the_listener_survives_an_error_that_is_not_redis_s(redis_prefix):
+    """The listener's subscriber connection dropped behind its back (redis-py then raises a
+    RuntimeError, not a Redis error): the listener must not die silently (a process that hears
+    nothing while it still publishes: its asks go unanswered for ever). It starts over."""
+    async def scenario():
+        async with started_buses(redis_prefix) as (a, b):
+            got = []
+            await a.subscribe(a.key("room", "r1"), got.append).wait()
+            lost = a._pubsub
+            lost.connection = None  # redis-py lost it: its next get_message raises RuntimeError
+            await until(lambda: a._pubsub is not lost and a.key("room", "r1") in a._confirmed,
+                        timeout=PROBE_TIMEOUT + 5)
+            b.publish(b.key("room", "r1"), {"i": 1})
+            await until(lambda: got == [{"i": 1}])
+            assert not any(task.done() for task in a._tasks)
+
+    asyncio.run(scenario())
+
+
 def test_a_resync_after_a_reconnect_can_ask_another_process(redis_prefix):
     """What a process does after its subscriptions came back (a mirror asks the owner for its
     current views) may wait for a reply, which only the listener can deliver: the listener must not

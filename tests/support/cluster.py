@@ -94,7 +94,7 @@ class LocalCluster:
 
     def __exit__(self, exc_type, *_) -> None:
         self.stop()
-        if exc_type is not None:  # shown with the failure: what each process logged last
+        if exc_type is not None:  # shown with the failure: what each process logged last (not HAProxy's checks)
             for index, server in enumerate(self.servers):
                 print(f"--- server {index} (port {server.port}), last lines ---")
-                print("".join(server.output[-80:]))
+                print("".join([line for line in server.output if "GET /api/games " not in line][-400:]))
