@@ -55,6 +55,8 @@ def escape_controls(text: str) -> str:
 
 # A room id in a path: the API's ``/rooms/<id>``, the socket's ``/ws/rooms/<id>``, an invite's ``/r/<id>``.
 _ROOM_IN_PATH = re.compile(r"(/(?:rooms|r)/)([A-Za-z0-9_-]{1,64})")
+# ... and in words, "room <id>" (a message that names its room: the cluster's), as a second guard.
+_ROOM_IN_TEXT = re.compile(r"(\broom\s+)([A-Za-z0-9_-]{16,64})\b", re.IGNORECASE)
 
 
 def room_ref(room_id: str) -> str:
@@ -65,10 +67,11 @@ def room_ref(room_id: str) -> str:
 
 def scrub(text: str) -> str:
     """Mask anything that looks like a token (``token=...``, ``Bearer ...``) and put refs in
-    place of room ids in paths."""
+    place of room ids in paths and after the word "room"."""
     for pattern, replacement in _SECRET_PATTERNS:
         text = pattern.sub(replacement, text)
-    return _ROOM_IN_PATH.sub(lambda m: m.group(1) + room_ref(m.group(2)), text)
+    text = _ROOM_IN_PATH.sub(lambda m: m.group(1) + room_ref(m.group(2)), text)
+    return _ROOM_IN_TEXT.sub(lambda m: m.group(1) + room_ref(m.group(2)), text)
 
 
 @contextlib.contextmanager

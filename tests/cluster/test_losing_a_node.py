@@ -226,5 +226,7 @@ def test_a_room_first_asked_for_while_redis_is_down_is_served_once_redis_is_back
                 time.sleep(0.2)
             assert first_message["type"] == "view", first_message
             assert first_message["seat"] == 0
+            # the processes said why (Redis unreachable), naming the room by its ref, never its id
+            assert not [line for server in cluster.servers for line in server.output if room_id in line]
     finally:
         redis_server.stop()

@@ -12,7 +12,7 @@ import random
 import httpx
 import pytest
 
-from app.observability.logs import room_ref
+from app.observability.logs import room_ref, scrub
 from tests.support.clients import Socket
 from tests.support.databases import KINDS
 from tests.support.driver import drain, play_over_sockets, setup_room, stored_match
@@ -118,3 +118,16 @@ def test_a_5xx_is_logged_once_with_its_request_id(kind, tmp_path, caplog):
         assert len(errors) == 1
         assert errors[0].getMessage() == "GET /api/games/synomilia/leaderboard 503"
         assert errors[0].route == "/api/games/{game}/leaderboard" and errors[0].status == 503
+
+
+def test_a_room_named_in_a_message_is_logged_as_its_ref():
+    """The cluster's messages name their room ("views of room <id> not available from ..."): the
+    id is the invite link's secret, so every line carries the ref instead, whatever the call site
+    passed (a second guard, like the token masks)."""
+    room_id = "C6HvSLni5xOvzW1zEGMxvUNiSEHeGi6C"
+    for message in (f"views of room {room_id} not available from vm:1:ab yet",
+                    f"a malformed message on room {room_id}'s channel was dropped",
+                    f"process vm:1:ab owns Room {room_id} (match 3f, epoch 2, version 7)"):
+        line = scrub(message)
+        assert room_id not in line and room_ref(room_id) in line, line
+    assert scrub("the room is full") == "the room is full"  # words after "room" stay
