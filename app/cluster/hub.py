@@ -180,8 +180,7 @@ class ClusterHub(Hub):
         live = self.rooms.pop(room_id, None)
         if live is None:
             return
-        if self.ownership.owns(room_id):
-            self.ownership.give_up(room_id)
+        self.ownership.give_up(room_id)
         if live.runner is not None:
             live.runner.stop()
         if live.absence is not None:
