@@ -36,7 +36,7 @@ NOTICES = ("bot_plays", "back")
 def _teams(live: LiveRoom) -> list | None:
     """The teams as the spectators' view shows them (also in a cluster's mirror of the match)."""
     try:
-        return live.runner.current(None)[0]["view"].get("teams") if live.runner else None
+        return live.runner.current(None).message["view"].get("teams") if live.runner else None
     except ApiError:  # a mirror that has no view yet
         return None
 

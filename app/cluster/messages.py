@@ -38,8 +38,8 @@ def seat_key(seat: int | None) -> str:
 
 def view_texts(match) -> dict[str, str]:
     """Every seat's encoded view of the match's current version, and the spectators'."""
-    texts = {seat_key(seat): match.current(seat)[1].text for seat in range(match.num_players)}
-    texts[SPECTATOR] = match.current(None)[1].text
+    texts = {seat_key(seat): match.current(seat).text for seat in range(match.num_players)}
+    texts[SPECTATOR] = match.current(None).text
     return texts
 
 

@@ -49,7 +49,7 @@ class MirrorMatch:
         self.events = None  # the owner notifies, never a mirror
         self.deadlines: dict = {}
         self._texts: dict[str, str] = {}
-        self._decoded: dict[str, tuple[dict, Encoded]] = {}
+        self._encoded: dict[str, Encoded] = {}
         self.history: deque[tuple[int, dict[str, str]]] = deque(maxlen=resync_window + 1)
 
     # --- from the owner ----------------------------------------------------------------------
@@ -59,7 +59,7 @@ class MirrorMatch:
         ``restart``: a new owner's first views, or the first after a gap (history starts over).
         ``refreshed``: the current version's views again, changed (their deadlines moved)."""
         if refreshed and version == self.version and self._texts:
-            self._texts, self._decoded = texts, {}
+            self._texts, self._encoded = texts, {}
             if self.history and self.history[-1][0] == version:
                 self.history[-1] = (version, texts)
             if self.listener is not None:
@@ -72,7 +72,7 @@ class MirrorMatch:
         was_finished = self.finished if self._texts else False
         self.version = version
         self._texts = texts
-        self._decoded = {}
+        self._encoded = {}
         self.history.append((version, texts))
         if self.listener is not None:
             self.listener.on_advanced(self)
@@ -88,22 +88,22 @@ class MirrorMatch:
 
     @property
     def finished(self) -> bool:
-        return self.ready and self.current(None)[0].get("outcome") is not None
+        return self.ready and self.current(None).message.get("outcome") is not None
 
-    def current(self, seat: int | None) -> tuple[dict, Encoded]:
+    def current(self, seat: int | None) -> Encoded:
         if not self._texts:
             raise ApiError(503, "owner_unavailable", "the server running this match is changing; retry in a moment")
         key = seat_key(seat)
         text = self._texts.get(key)
         if text is None:
             raise ApiError(422, "bad_seat", f"seat {seat} does not exist in this match")
-        decoded = self._decoded.get(key)
-        if decoded is None:
-            decoded = self._decoded[key] = (json_codec.loads(text), Encoded(text=text))
-        return decoded
+        encoded = self._encoded.get(key)
+        if encoded is None:
+            encoded = self._encoded[key] = Encoded(text=text)  # decoded only if a field is read
+        return encoded
 
     def message(self, seat: int | None, state=None, version: int | None = None) -> dict:
-        return self.current(seat)[0]
+        return self.current(seat).message
 
     def missed_views(self, seat: int | None, since: int) -> list[Encoded] | None:
         """Views after ``since`` if every one of them is kept here, else None (full resync): the

@@ -44,14 +44,10 @@ class Connection:
         self._closed = False
 
     def send(self, message: dict) -> None:
-        self.send_encoded(message, Encoded.of(message))
-
-    def send_encoded(self, message: dict, encoded: Encoded) -> None:
-        """Send ``message`` as ``encoded`` (shared with other sockets): now, or queued in order."""
-        self.send_frame(encoded)
+        self.send_frame(Encoded.of(message))
 
     def send_frame(self, encoded: Encoded) -> None:
-        """Send a message that exists only encoded (a cached past view): now, or queued in order."""
+        """Send a message encoded once (and shared with other sockets): now, or queued in order."""
         if self.overflowed or self._closed:
             return
         if not self._queue and self._write_frame is not None and self._write_frame(encoded.frame):

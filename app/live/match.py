@@ -58,8 +58,9 @@ class Match(Protocol):
     @property
     def finished(self) -> bool: ...
 
-    def current(self, seat: int | None) -> tuple[dict, Encoded]:
-        """The current version's ``view`` message for ``seat`` (None = spectators), encoded once."""
+    def current(self, seat: int | None) -> Encoded:
+        """The current version's ``view`` message for ``seat`` (None = spectators), encoded once
+        (its fields: ``.message``)."""
 
     def missed_views(self, seat: int | None, since: int) -> list[Encoded] | None:
         """The views after ``since``, encoded, if they are all kept, else None (the client gets

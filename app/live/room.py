@@ -24,7 +24,7 @@ class Subscriber(Protocol):
     player_id: str | None
 
     def send(self, message: dict) -> None: ...
-    def send_encoded(self, message: dict, encoded: Encoded) -> None: ...
+    def send_frame(self, encoded: Encoded) -> None: ...
     async def close_after_flush(self, code: int, reason: str, /) -> None: ...
 
 
@@ -176,22 +176,21 @@ class LiveRoom:
         message = {"type": "room", "room": self.summary()}
         encoded = Encoded.of(message)
         for connection in list(self.connections):
-            connection.send_encoded(message, encoded)
+            connection.send_frame(encoded)
 
     def push_views(self) -> None:
         runner = self.runner
         if runner is None:
             return
         for connection in list(self.connections):
-            message, encoded = runner.current(self.seat_of(connection.player_id))
-            connection.send_encoded(message, encoded)
+            connection.send_frame(runner.current(self.seat_of(connection.player_id)))
 
     def push_to(self, message: dict, seats: set[int] | None = None) -> None:
         """Send to everyone, or only to sockets of the given seats (e.g. one team)."""
         encoded = Encoded.of(message)
         for connection in list(self.connections):
             if seats is None or self.seat_of(connection.player_id) in seats:
-                connection.send_encoded(message, encoded)
+                connection.send_frame(encoded)
 
     # --- the runner's events -------------------------------------------------------------------
 

@@ -99,7 +99,7 @@ class MatchRunner:
         """The ``view`` message for one seat (None = spectator) of ``state`` (default: the current)."""
         return self.views.message(seat, state, version, table)
 
-    def current(self, seat: int | None) -> tuple[dict, Encoded]:  # encoded once per version and seat
+    def current(self, seat: int | None) -> Encoded:  # encoded once per version and seat
         return self.views.current(seat)
 
     async def caught_up(self) -> None:  # this process applies the actions: nothing newer exists elsewhere

@@ -91,8 +91,8 @@ def send_views(live: LiveRoom, connection: Connection, since: int | None) -> Non
             for view in missed:
                 connection.send_frame(view)
         elif since is None or since != runner.version:
-            connection.send(dict(runner.current(seat)[0], resync=since is not None))
+            connection.send(dict(runner.current(seat).message, resync=since is not None))
         else:
-            connection.send_encoded(*runner.current(seat))
+            connection.send_frame(runner.current(seat))
     except ApiError as exc:  # a cluster's mirror whose owner is changing: the views follow when it is back
         connection.send({"type": "error", "code": exc.code, "message": exc.message})

@@ -35,8 +35,8 @@ class StreamSubscriber:
         """End the stream after what is queued (server restart); the reader reconnects."""
         self.queue.put_nowait(None)
 
-    def send_encoded(self, message: dict, _encoded) -> None:
-        self.send(message)  # the stream writes its own NDJSON lines
+    def send_frame(self, encoded) -> None:
+        self.send(encoded.message)  # the stream writes its own NDJSON lines
 
 
 class NdjsonResponse(StreamingResponse):

@@ -41,8 +41,9 @@ class MatchViews:
         # views computed again. (Not every view pushed at the time: keeping those for every room
         # would cost memory for the few rooms where someone reconnects.)
         self._past: dict[int, dict[int | None, Encoded]] = {}
-        # The current version's message per seat (None = spectators), as a dict and encoded once.
-        self._current: dict[int | None, tuple[dict, Encoded]] = {}
+        # The current version's message per seat (None = spectators), encoded once (not kept as a
+        # dict: see ``Encoded.of``).
+        self._current: dict[int | None, Encoded] = {}
         # How many messages were encoded, per seat (None = spectators): once per version at most.
         self.encodes: Counter[int | None] = Counter()
 
@@ -84,13 +85,12 @@ class MatchViews:
             "platform": table.as_view(seat, view.get("teams") if isinstance(view, dict) else None),
         }
 
-    def current(self, seat: int | None) -> tuple[dict, Encoded]:
+    def current(self, seat: int | None) -> Encoded:
         """This version's message for ``seat``, encoded: computed and encoded once per version and
         seat, then shared by every socket of that seat (and every spectator)."""
         cached = self._current.get(seat)
         if cached is None:
-            message = self.message(seat)
-            cached = self._current[seat] = (message, Encoded.of(message))
+            cached = self._current[seat] = Encoded.of(self.message(seat))
             self.encodes[seat] += 1
         return cached
 
@@ -108,7 +108,7 @@ class MatchViews:
         views = []
         for version, state, table in kept:
             if version == self.runner.version:
-                views.append(self.current(seat)[1])
+                views.append(self.current(seat))
                 continue
             by_seat = self._past.setdefault(version, {})
             encoded = by_seat.get(seat)

@@ -215,7 +215,7 @@ async def get_view(room_id: RoomId, player: OptionalPlayer, hub: HubDep) -> dict
     if player is not None:
         live.seen(player.id)  # a REST-only player is present while they call (zombie seats)
     await live.runner.caught_up()  # in a cluster: what the owner has now, not what reached this process
-    return live.runner.current(live.seat_of(player.id if player else None))[0]
+    return live.runner.current(live.seat_of(player.id if player else None)).message
 
 
 @router.post("/{room_id}/actions", response_model=ViewMessage, response_model_exclude_unset=True, dependencies=[rate_limit("actions")], responses={
@@ -235,7 +235,7 @@ async def post_action(room_id: RoomId, body: ActionIn, player: CurrentPlayer, hu
         raise ApiError(409, "not_started", "the match has not started yet")
     live.seen(player.id)
     await live.runner.submit(seat, body.action, body.version)
-    return live.runner.current(seat)[0]
+    return live.runner.current(seat).message
 
 
 @router.get("/{room_id}/seat-data")

@@ -75,7 +75,7 @@ async def stream_room(room_id: RoomId, player: CurrentPlayer, hub: HubDep, reque
     async def lines():
         # Registered when the body starts (and removed in ``finally``), with no await between the
         # first line and joining the room's pushes, so no change falls in between.
-        first = (live.runner.current(live.seat_of(player.id))[0] if live.runner is not None
+        first = (live.runner.current(live.seat_of(player.id)).message if live.runner is not None
                  else {"type": "room", "room": live.summary()})
         live.connections.add(subscriber)
         # Ends with its session or guest token (revoked, expired, retired by a claim).

@@ -47,7 +47,7 @@ async def my_tables(player_id: str, db, hub) -> dict:
             try:
                 live = await hub.room(row.room_id)
                 if live.runner is not None:
-                    message = live.runner.current(row.seat)[0]  # the caller's own seat's view
+                    message = live.runner.current(row.seat).message  # the caller's own seat's view
                     if message.get("outcome") is None:
                         awaiting, deadlines = message.get("awaiting"), message.get("deadlines") or {}
                         if row.seat in (awaiting or []) and not tables.decides(message.get("legal_actions")):

@@ -72,7 +72,7 @@ def test_the_spectators_key_is_one_constant():
         num_players = 2
 
         def current(self, seat):
-            return {}, Encoded(text=f"view of {seat}")
+            return Encoded(text=f"view of {seat}")
 
     assert seat_key(None) == SPECTATOR and seat_key(1) == "1"
     assert view_texts(Shown()) == {"0": "view of 0", "1": "view of 1", SPECTATOR: "view of None"}

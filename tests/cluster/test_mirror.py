@@ -45,8 +45,8 @@ def test_views_per_seat_history_gaps_and_forwarding():
         mirror.current(0)
     assert not_yet.value.code == "owner_unavailable" and not mirror.finished
     assert mirror.receive(4, views(4), restart=True)
-    assert mirror.current(1)[0]["view"] == {"hand": 1} and mirror.current(None)[0]["seat"] is None
-    assert json.loads(mirror.current(0)[1].text)["seat"] == 0
+    assert mirror.current(1).message["view"] == {"hand": 1} and mirror.current(None).message["seat"] is None
+    assert json.loads(mirror.current(0).text)["seat"] == 0
     assert not mirror.receive(4, views(4)) and not mirror.receive(3, views(3))  # old news
     for version in (5, 6, 7):
         assert mirror.receive(version, views(version))
@@ -81,7 +81,7 @@ def test_an_acknowledged_action_and_a_rest_read_wait_for_the_owners_views():
     mirror = MirrorMatch("m1", "synomilia", 2, forward, catch_up=catch_up)
     assert mirror.receive(3, views(3), restart=True)
     assert asyncio.run(mirror.submit(0, {"type": "x"}, 3)) == 4
-    assert mirror.current(0)[0]["version"] == 4 and [v for v, _ in mirror.history] == [3, 4]  # kept: no gap
+    assert mirror.current(0).message["version"] == 4 and [v for v, _ in mirror.history] == [3, 4]  # kept: no gap
     owner["version"] = 6  # two more versions elsewhere, not published here yet
     asyncio.run(mirror.caught_up())
-    assert mirror.current(1)[0]["version"] == 6 and [v for v, _ in mirror.history] == [6]  # a gap: starts over
+    assert mirror.current(1).message["version"] == 6 and [v for v, _ in mirror.history] == [6]  # a gap: starts over

@@ -29,6 +29,6 @@ def test_a_match_is_pushed_intact_by_either_websocket_implementation(database_ur
         # The frame is built only for a socket that takes prebuilt frames.
         runner = server.app.state.hub.rooms[room_id].runner
         assert runner.version == final["version"]
-        assert runner.current(None)[1].framed is (ws_protocol == "websockets-sansio")
+        assert runner.current(None).framed is (ws_protocol == "websockets-sansio")
     finally:
         server.stop()

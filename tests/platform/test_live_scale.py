@@ -180,7 +180,7 @@ def test_hundreds_of_spectators_share_one_message_per_version(database_url):
             assert [v for v in versions if v > start_version] == wanted
             assert all(m["seat"] is None and m["legal_actions"] == [] for m in sock.received if m["type"] == "view")
         assert runner.views.encodes[None] - encoded_before == len(wanted)  # once per version for 300 sockets
-        assert runner.current(None)[1].framed  # and framed once: the same bytes went to every socket
+        assert runner.current(None).framed  # and framed once: the same bytes went to every socket
         # The first spectator saw 299 later joins (and the players'): one summary per join would be
         # 300+ (O(sockets²) in all); coalesced, it is at most one per interval (plus its own first).
         first = spectators[0]
