@@ -55,7 +55,8 @@ class MatchEvents:
         if live is None:
             return
         humans = _humans(live)
-        away = {seat: pid for seat, pid in humans.items() if pid not in _online(live)}
+        online = _online(live)
+        away = {seat: pid for seat, pid in humans.items() if pid not in online}
         if ended:
             self.notifier.notify(away.values(), Event("match_ended", self.room_id, runner.engine.id))
             return
