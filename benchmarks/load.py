@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import gc
 import json
 import os
 import random
@@ -114,6 +115,54 @@ class Stats:
         self.errors, self.spectator_frames = collections.Counter(), 0
         self.t_start = time.perf_counter()
         self.t_end = self.t_start + duration
+
+
+class ClientPauses:
+    """The load client's own stalls in a window: every latency is timed by this process, so a
+    client that stops (its garbage collector walking the objects of thousands of sockets, a long
+    loop turn) adds its stall to the server's figures. Measured with the server's own probes'
+    method: a 10 ms loop-lag timer and ``gc.callbacks``. ``freeze`` (after a set-up, seconds before
+    a window: the collection itself stops the client for up to a second at thousands of tables)
+    moves what the set-up built out of the collector's reach."""
+
+    INTERVAL = 0.01
+
+    def __init__(self):
+        self.lag_max = 0.0
+        self.gc_max = 0.0
+        self._gc_start = 0.0
+        self._handle = None
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase: str, _info: dict) -> None:
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+        else:
+            self.gc_max = max(self.gc_max, time.perf_counter() - self._gc_start)
+
+    @staticmethod
+    def freeze() -> None:
+        gc.collect()
+        gc.freeze()
+
+    def start(self) -> None:
+        self.lag_max = self.gc_max = 0.0
+        loop = asyncio.get_running_loop()
+        self._due = loop.time() + self.INTERVAL
+        self._handle = loop.call_at(self._due, self._tick, loop)
+
+    def _tick(self, loop) -> None:
+        now = loop.time()
+        self.lag_max = max(self.lag_max, now - self._due)
+        self._due = now + self.INTERVAL
+        self._handle = loop.call_at(self._due, self._tick, loop)
+
+    def stop(self) -> dict:
+        if self._handle is not None:
+            self._handle.cancel()
+        gc.callbacks.remove(self._on_gc)
+        return {"client_loop_lag_max_ms": round(1000 * self.lag_max, 1),
+                "client_gc_max_ms": round(1000 * self.gc_max, 1)}
 
 
 class Room:
@@ -371,6 +420,8 @@ async def measure(http, stats: Stats, server_pid: int, duration: float, start=No
     """One window of ``duration`` seconds: moves, latency, CPU of both sides, the server's commits,
     pauses and loop lag. ``start()``, if given, is awaited once the window has begun (the first moves)."""
     commits0 = await commit_figures(http)  # before the window: it waits behind every socket
+    pauses = ClientPauses()
+    pauses.start()
     srv0, cpu0, waited0 = proc_ticks(server_pid), os.times(), proc_waited(server_pid)
     stats.new_window(duration)
     if start is not None:
@@ -378,6 +429,7 @@ async def measure(http, stats: Stats, server_pid: int, duration: float, start=No
     await asyncio.sleep(max(0.0, stats.t_end - time.perf_counter()))
     wall = time.perf_counter() - stats.t_start
     srv1, cpu1, waited1 = proc_ticks(server_pid), os.times(), proc_waited(server_pid)
+    client = pauses.stop()
     counted = {**latency_figures(stats, wall), "view_frames": stats.view_frames, "view_bytes": stats.view_bytes,
                "errors": dict(stats.errors), "spectator_frames": stats.spectator_frames}
     commits1 = await commit_figures(http)
@@ -386,7 +438,7 @@ async def measure(http, stats: Stats, server_pid: int, duration: float, start=No
             "server_cpu_pct": round(100 * server_s / wall, 1) if server_s is not None else None,
             "server_cpu_us_per_move": round(1e6 * server_s / stats.moves, 1) if server_s and stats.moves else None,
             "load_cpu_pct": round(100 * ((cpu1.user - cpu0.user) + (cpu1.system - cpu0.system)) / wall, 1),
-            "server_waited_for_cpu_pct": round(100 * (waited1 - waited0) / wall, 1),
+            "server_waited_for_cpu_pct": round(100 * (waited1 - waited0) / wall, 1), **client,
             **commit_summary(commits0, commits1, wall, stats.moves)}
 
 
@@ -420,6 +472,7 @@ async def run_load(args, base: str, server_pid: int) -> dict:
                 await asyncio.sleep(0.1)
             live_rooms += counter[0]
         setup_s = time.perf_counter() - t0
+        ClientPauses.freeze()
         await asyncio.sleep(1.0)
         rss_sockets = proc_rss(server_pid)
         stats.running = True
@@ -461,6 +514,7 @@ async def run_pace(args, base: str, server_pid: int) -> dict:
             first = len(tables.rooms)
             live = await tables.connect(await tables.make(target - first), spectators_each=1,
                                         timeout=args.setup_timeout)
+            ClientPauses.freeze()
             await tables.play(tables.rooms[first:])
             await asyncio.sleep(max(args.pace))  # every new table in play
             window = await measure(http, stats, server_pid, args.duration)

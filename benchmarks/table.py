@@ -188,24 +188,26 @@ def main() -> int:
                                                       str(duration), timeout=duration + 900))
             lines.append(row(1000, "Asobiba, SQLite, + 1 room × 1,000 spectators", big, None))
         pace_lines = ["| database | tables (last step under the limit) | moves/s | p50 / p99 / max (ms) | server CPU "
-                      "| longest loop lag / GC pause (ms) | RSS per table | steps (tables: p99 ms) |",
-                      "|---|---:|---:|---|---:|---|---:|---|"]
+                      "| longest loop lag / GC pause (ms) | load client's longest stall (ms) | RSS per table "
+                      "| steps (tables: p99 ms) |",
+                      "|---|---:|---:|---|---:|---|---:|---:|---|"]
         for name, extra in [] if "pace" in args.skip else databases:
             pace = keep(f"pace {name}", ours("--pace", "2", "5", "--tables", *map(str, pace_tables), "--duration",
                                              str(max(duration, 10.0)), *extra, timeout=3600))
             if pace is None:
-                pace_lines.append(f"| {name} | (failed) | | | | | | |")
+                pace_lines.append(f"| {name} | (failed) | | | | | | | |")
                 continue
             best = next((s for s in reversed(pace["steps"]) if s["tables"] == pace["capacity_tables"]), None)
             steps = ", ".join(f"{s['tables']:,}: {fmt(s['lat_ms_p99'], 0)}" for s in pace["steps"])
             bound = "" if pace["capacity_reached"] else " (limit not reached)"
             if best is None:
-                pace_lines.append(f"| {name} | 0 | | | | | | {steps} |")
+                pace_lines.append(f"| {name} | 0 | | | | | | | {steps} |")
                 continue
             pace_lines.append(
                 f"| {name} | {pace['capacity_tables']:,}{bound} | {fmt(best['moves_per_s'])} | "
                 f"{fmt(best['lat_ms_p50'], 1)} / {fmt(best['lat_ms_p99'], 1)} / {fmt(best['lat_ms_max'], 0)} | "
                 f"{fmt(best['server_cpu_pct'])} % | {fmt(best['loop_lag_max_ms'])} / {fmt(best['gc_pause_max_ms'])} | "
+                f"{fmt(best.get('client_loop_lag_max_ms'))} | "
                 f"{fmt(best['rss_kb_per_table'])} KB | {steps} |")
     finally:
         if peer:
