@@ -181,7 +181,7 @@ class Settings(BaseSettings):
     ws_protocol: Literal["websockets-sansio", "websockets"] = "websockets-sansio"
     # Python's cyclic garbage collector, tuned by ``python -m app``: each generation's size and
     # why (a collection stops every room while it scans) in app/observability/gc_tuning.py.
-    gc_young_threshold: int = 5_000  # new objects between young collections (0: Python's 700)
+    gc_young_threshold: int = 1_000  # net new objects between young collections (0: Python's 700)
     gc_middle_threshold: int = 2  # young collections between middle ones (0: Python's 10)
     gc_full_threshold: int = 0  # middle ones between full ones (0: never by itself)
     gc_full_every_seconds: float = 600.0  # a scheduled full collection (0: none)

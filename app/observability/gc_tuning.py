@@ -7,7 +7,12 @@ scans every tracked object of the generations it collects. So each generation is
 - ``gc.freeze()`` after start-up: modules, routes and the app live as long as the process and are
   never scanned again;
 - a young collection after ``GC_YOUNG_THRESHOLD`` new objects and a middle one after
-  ``GC_MIDDLE_THRESHOLD`` young ones, so neither scans more than a few times 10,000 objects;
+  ``GC_MIDDLE_THRESHOLD`` young ones. Python counts new objects *less those freed*, and on a
+  server of many tables at a person's pace old states leave each table's resync history as fast
+  as new ones come: the count then climbs slowly and a young generation grows far past its
+  threshold. With 5,000, at 2,000 such tables a young collection found 20,000–39,000 objects and
+  a middle one up to 88,000 (85 ms); with 1,000 they stay at ~2 and ~11 ms, and at full speed the
+  throughput did not drop (benchmarks/README.md, 2026-11-28);
 - no full collection by itself (``GC_FULL_THRESHOLD`` 0): it would scan every live room, socket
   and state of the process (a second or more at 1,000 rooms). Objects that outlive the middle
   generation are freed by reference counting like any other when they die; only garbage in
