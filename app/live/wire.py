@@ -35,7 +35,9 @@ class Encoded:
         """The message decoded again (on first use, then kept): for the few readers of a view's
         fields (REST, streams, "my tables"); a socket only ever takes the frame."""
         if self._message is None:
-            self._message = loads(self._body if self._body is not None else self._text)
+            source = self._body if self._body is not None else self._text
+            assert source is not None, "an Encoded holds its text or its body"
+            self._message = loads(source)
         return self._message
 
     @property
