@@ -42,6 +42,12 @@ import orjson
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.observability.gc_tuning import NEVER  # noqa: E402
+from app.observability.loop_lag import LoopLagProbe  # noqa: E402
+from app.settings import Settings  # noqa: E402
+
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 METRICS_TOKEN = "load-benchmark-metrics-Jq7Wn2Rv8Kx4Lz6Tb9Pc"
@@ -121,18 +127,19 @@ class ClientPauses:
     """The load client's own stalls in a window: every latency is timed by this process, so a
     client that stops (its garbage collector walking the objects of thousands of sockets, a long
     loop turn) adds its stall to the server's figures. Measured with the server's own probes'
-    method: a 10 ms loop-lag timer and ``gc.callbacks``. ``freeze`` (after a set-up, seconds before
+    method: its loop-lag probe every 10 ms and ``gc.callbacks``. ``freeze`` (after a set-up, seconds before
     a window: the collection itself stops the client for up to a second at thousands of tables)
     moves what the set-up built out of the collector's reach."""
-
-    INTERVAL = 0.01
 
     def __init__(self):
         self.lag_max = 0.0
         self.gc_max = 0.0
         self._gc_start = 0.0
-        self._handle = None
+        self._probe = LoopLagProbe(0.01, report=self._on_lag)
         gc.callbacks.append(self._on_gc)
+
+    def _on_lag(self, lag: float) -> None:
+        self.lag_max = max(self.lag_max, lag)
 
     def _on_gc(self, phase: str, _info: dict) -> None:
         if phase == "start":
@@ -147,23 +154,15 @@ class ClientPauses:
         for 300 ms and more at 4,000 tables."""
         gc.collect()
         gc.freeze()
-        gc.set_threshold(1000, 2, 2**31 - 1)
+        defaults = Settings.model_fields
+        gc.set_threshold(defaults["gc_young_threshold"].default, defaults["gc_middle_threshold"].default, NEVER)
 
     def start(self) -> None:
         self.lag_max = self.gc_max = 0.0
-        loop = asyncio.get_running_loop()
-        self._due = loop.time() + self.INTERVAL
-        self._handle = loop.call_at(self._due, self._tick, loop)
-
-    def _tick(self, loop) -> None:
-        now = loop.time()
-        self.lag_max = max(self.lag_max, now - self._due)
-        self._due = now + self.INTERVAL
-        self._handle = loop.call_at(self._due, self._tick, loop)
+        self._probe.start()
 
     def stop(self) -> dict:
-        if self._handle is not None:
-            self._handle.cancel()
+        self._probe.stop()
         gc.callbacks.remove(self._on_gc)
         return {"client_loop_lag_max_ms": round(1000 * self.lag_max, 1),
                 "client_gc_max_ms": round(1000 * self.gc_max, 1)}
