@@ -374,6 +374,8 @@ export class RoomPage {
         bot: s.bot || Boolean(s.zombie),
       })),
       deadlines: m.deadlines || {},
+      // the match's end (a resignation or an abandonment ends it in any phase of the game's own view)
+      outcome: m.outcome || null,
       lang: getLang(),
       t: (en, ja) => t(en, ja ?? en),
       h,

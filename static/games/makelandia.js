@@ -144,7 +144,7 @@ function statusLine(ctx) {
   const awaited = (ctx.awaiting || v.awaiting || []).filter((s) => s >= 0);
   const mine = ctx.seat !== null && ctx.seat !== undefined && awaited.includes(ctx.seat);
   let text;
-  if (v.phase === "over") text = t("Game over.", "ゲーム終了。");
+  if (v.phase === "over" || ctx.outcome) text = t("Game over.", "ゲーム終了。");
   else if (v.phase === "defend") {
     const p = v.pending;
     text = mine
@@ -215,7 +215,7 @@ function ringView(ctx, legal, rerender) {
     if (!p.alive) cls += " makelandia-out";
     if (seat === v.seat) cls += " makelandia-me";
     else if (me && me.adjacent.includes(seat)) cls += " makelandia-adj";
-    if (v.phase !== "over" && seat === v.turn) cls += " makelandia-turn";
+    if (v.phase !== "over" && !ctx.outcome && seat === v.turn) cls += " makelandia-turn";
     if (recent.has(seat)) cls += " makelandia-last";
     const exp = p.expedition.length
       ? t(`exp. ${p.expedition_size}: `, `遠征${p.expedition_size}: `) +
@@ -257,7 +257,7 @@ function ringView(ctx, legal, rerender) {
         ),
       ),
     );
-  } else if (v.phase !== "over") {
+  } else if (v.phase !== "over" && !ctx.outcome) {
     center.appendChild(document.createTextNode(t(`Turn: ${name(ctx, v.turn)}`, `手番: ${name(ctx, v.turn)}`)));
   }
   ring.appendChild(center);

@@ -318,7 +318,7 @@ export function render(root, ctx) {
 
   function statusText() {
     const waiting = (ctx.awaiting || []).filter((s) => s >= 0);
-    if (v.phase === "over") return t("Game over.", "ゲーム終了。");
+    if (v.phase === "over" || ctx.outcome) return t("Game over.", "ゲーム終了。");
     const mine = legal.length > 0;
     const phases = {
       pick: t("choose a character", "キャラを選ぶ"),

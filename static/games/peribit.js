@@ -86,6 +86,8 @@ export function render(root, ctx) {
             `Game over: ${name(f.winner)} wins, ${f.totals[f.winner]} – ${f.totals[1 - f.winner]}.`,
             `ゲーム終了: ${name(f.winner)}の勝ち(${f.totals[f.winner]} – ${f.totals[1 - f.winner]})。`,
           );
+  } else if (ctx.outcome) {
+    status = t("Game over.", "ゲーム終了。");
   } else if (v.step === "between_rounds") {
     const r = v.rounds[v.rounds.length - 1];
     status = t(
@@ -171,9 +173,10 @@ export function render(root, ctx) {
   function seatBox(s) {
     const box = h("div", { class: "peribit-box" });
     let state = "";
-    if (v.step === "exchange" && v.exchange.can[s])
+    const playing = !ctx.outcome; // a resignation, say, ends the match at any step: then nobody decides
+    if (playing && v.step === "exchange" && v.exchange.can[s])
       state = v.exchange.decided[s] ? t("decided", "決定済み") : t("deciding…", "検討中…");
-    if (v.step === "place") state = v.placed[s] ? t("placed ✓", "配置済み ✓") : t("placing…", "配置中…");
+    if (playing && v.step === "place") state = v.placed[s] ? t("placed ✓", "配置済み ✓") : t("placing…", "配置中…");
     box.appendChild(
       h(
         "div",

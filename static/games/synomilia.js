@@ -44,6 +44,8 @@ export function render(root, ctx) {
           `Game over: ${name(v.result.winner)} wins with ${v.result.chips[v.result.winner]} chips.`,
           `ゲーム終了: ${name(v.result.winner)}の勝ち(${v.result.chips[v.result.winner]}枚)。`,
         );
+  } else if (ctx.outcome) {
+    status = t("Game over.", "ゲーム終了。");
   } else if (v.phase === "reveal") {
     status = t(
       `Bout over — revealing cards (second card in ${v.reveal.delay} s)…`,
@@ -68,7 +70,9 @@ export function render(root, ctx) {
   // ----- seats: opponent first, then me (spectator: seat 0 then 1)
   const order = me === null ? [0, 1] : [1 - me, me];
   const seatBox = (s) => {
-    const box = h("div", { class: "synomilia-seat" + (v.turn === s && v.phase === "play" ? " synomilia-turn" : "") });
+    const box = h("div", {
+      class: "synomilia-seat" + (v.turn === s && v.phase === "play" && !ctx.outcome ? " synomilia-turn" : ""),
+    });
     const title = h(
       "div",
       { class: "synomilia-row" },
@@ -105,7 +109,11 @@ export function render(root, ctx) {
     } else if (v.predicted[s]) {
       slot = h("span", { class: "synomilia-card synomilia-down" }, "?");
     } else {
-      slot = h("span", { class: "synomilia-dim" }, v.phase === "over" ? "—" : t("not placed yet", "未提出"));
+      slot = h(
+        "span",
+        { class: "synomilia-dim" },
+        v.phase === "over" || ctx.outcome ? "—" : t("not placed yet", "未提出"),
+      );
     }
     box.appendChild(
       h("div", { class: "synomilia-row" }, h("span", { class: "synomilia-label" }, t("prediction", "予想")), slot),

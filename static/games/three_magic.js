@@ -76,6 +76,8 @@ export function render(root, ctx) {
   const status = h("div", { class: "three_magic-bar three_magic-wait" });
   if (v.phase === "over") {
     status.appendChild(h("strong", {}, t("Game over: ", "ゲーム終了: ") + reasonText(v.over_reason, ctx.lang, name)));
+  } else if (ctx.outcome) {
+    status.appendChild(h("strong", {}, t("Game over.", "ゲーム終了。")));
   } else if (v.phase === "match_end") {
     status.appendChild(
       h("span", {}, t("Match over — the next match is dealt shortly.", "試合終了 — まもなく次の試合です。")),
@@ -145,7 +147,7 @@ export function render(root, ctx) {
     const p = v.players[seat];
     const classes = ["three_magic-box"];
     if (seat === v.seat) classes.push("three_magic-me");
-    if (v.turn === seat) classes.push("three_magic-turn");
+    if (v.turn === seat && !ctx.outcome) classes.push("three_magic-turn");
     const box = h("div", { class: classes.join(" ") });
     const head = h(
       "div",

@@ -44,7 +44,16 @@ def three_friends(server, browser):
     for page in (aya, ben, cho):
         page.locator("#outcome").wait_for()
     assert "Aya resigned." in aya.locator("#outcome").inner_text()
+    says_the_match_is_over(ben)
     return invite, aya, ben, cho, errors
+
+
+def says_the_match_is_over(page, over: str = "Game over.") -> None:
+    """The table under the end panel says the match is over, and waits for nobody: a resignation or
+    an abort ends a match in whatever phase the game's own view was."""
+    page.locator(".game", has_text=over).wait_for()
+    text = page.locator(".game").inner_text()
+    assert "Waiting for" not in text and "待っています" not in text and "待ち" not in text, text
 
 
 def match_id(page) -> str:
@@ -127,6 +136,8 @@ def test_abort_leave_take_back_and_resign_in_english_and_japanese(server, browse
         page.locator("#outcome[data-ending='aborted']").wait_for()
     assert "Match aborted" in aki.locator("#outcome").inner_text() and "Not rated." in aki.locator("#outcome").inner_text()
     assert "対戦中止" in ben.locator("#outcome").inner_text() and "合意により中止。" in ben.locator("#outcome").inner_text()
+    says_the_match_is_over(aki)
+    says_the_match_is_over(ben, "ゲーム終了。")
     record = httpx.get(f"{server.base_url}/api/matches/{match_id(aki)}").json()
     assert record["status"] == "aborted" and not record["rated"] and record["ending"] == "aborted"
     # the rematch, then Ben resigns (in Japanese)
@@ -138,6 +149,8 @@ def test_abort_leave_take_back_and_resign_in_english_and_japanese(server, browse
     ben.click("#resign-confirm")
     aki.locator("#outcome[data-ending='resigned']", has_text="Ben resigned.").wait_for()
     ben.locator("#outcome", has_text="Benが投了した。").wait_for()
+    says_the_match_is_over(aki)
+    says_the_match_is_over(ben, "ゲーム終了。")
     assert errors == []
 
 
