@@ -13,8 +13,8 @@ Lighthouse's documentation on variability advises isolating the run and taking t
 several: Lighthouse and its Chromium run at a higher scheduling priority when the system allows
 it (root), and when the first run is under the floor the score is the median of three.
 
-Not part of .ci/run: on this 2-core machine shared with the rest of the suite, the table's
-performance varied between 0.79 and 0.98 for the same page (README, "Fast pages")."""
+Not part of .ci/run: on this 2-core machine, the tables scored 0.95-0.99 when it was quiet but
+0.79-0.98 for the same page when it was loaded by other work (README, "Fast pages")."""
 
 from __future__ import annotations
 
