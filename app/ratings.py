@@ -67,8 +67,10 @@ _BOT_SEATED = select(
 _ABANDONED = select(Abandonment.seat).where(Abandonment.match_id == bindparam("b_match"))
 
 
-def unrated_reason(session: Session, match: Match | store.FinishedMatch) -> str | None:
-    """Why this match does not change ratings, or None when it does."""
+def unrated_reason(session: Session, match: Match | store.FinishedMatch,
+                   abandoned: set[int] | frozenset[int] | None = None) -> str | None:
+    """Why this match does not change ratings, or None when it does (``abandoned``: the match's
+    abandoned seats when the caller has read them already)."""
     if match.status == "aborted":
         return "the match was aborted"
     if match.status != "finished" or not match.outcome or match.outcome.get("ranks") is None:
@@ -77,9 +79,11 @@ def unrated_reason(session: Session, match: Match | store.FinishedMatch) -> str 
         return "the table was unrated"
     if any(seat.get("bot") for seat in match.seats):
         return "a bot played"
-    if session.scalar(_BOT_SEATED, {"b_room": match.room_id}):
+    if session.connection().execute(_BOT_SEATED, {"b_room": match.room_id}).scalar():
         return "a bot took over a seat"  # seated by the host in place of a leaver
-    if len(abandoned_seats(session, match.id)) >= len(match.seats):
+    if abandoned is None:
+        abandoned = abandoned_seats(session, match.id)
+    if len(abandoned) >= len(match.seats):
         return "every player left"  # bots played it out for all of them: nobody's result to rate
     ids = [seat["player_id"] for seat in match.seats]
     if len(set(ids)) != len(ids):
@@ -88,7 +92,7 @@ def unrated_reason(session: Session, match: Match | store.FinishedMatch) -> str 
 
 
 def abandoned_seats(session: Session, match_id: str) -> set[int]:
-    return set(session.scalars(_ABANDONED, {"b_match": match_id}))
+    return set(session.connection().execute(_ABANDONED, {"b_match": match_id}).scalars())
 
 
 def counted_ranks(ranks: list[int], abandoned: set[int], teams: list | None = None) -> list[int]:
@@ -116,23 +120,27 @@ def _groups(match: Match, ranks: list[int]) -> tuple[list[list[int]], list[int]]
     return [[s] for s in range(len(ranks))], list(ranks)
 
 
-def record_result(session: Session, match: Match | store.FinishedMatch) -> None:
-    """Write the match's result rows and, when it is rated, update the players' ratings.
+def record_result(session: Session, match: Match | store.FinishedMatch,
+                  abandoned: set[int] | frozenset[int] | None = None) -> None:
+    """Write the match's result rows and, when it is rated, update the players' ratings
+    (``abandoned``: as for ``unrated_reason``).
 
     Runs inside the transaction that marks the match finished (a ``store.finish_hooks`` entry) or
     aborted, so ratings and the outcome are committed together or not at all."""
     finished_at = match.finished_at or match.started_at
     ranks = (match.outcome or {}).get("ranks") if match.status == "finished" else None
     if ranks:
-        ranks = counted_ranks(ranks, abandoned_seats(session, match.id), (match.outcome or {}).get("teams"))
+        if abandoned is None:
+            abandoned = abandoned_seats(session, match.id)
+        ranks = counted_ranks(ranks, set(abandoned), (match.outcome or {}).get("teams"))
     rows = [{"match_id": match.id, "seat": i, "player_id": seat["player_id"], "game": match.game,
              "status": match.status, "rank": ranks[i] if ranks else None, "rated": False,
              "finished_at": finished_at, "mu_before": None, "sigma_before": None, "mu_after": None,
              "sigma_after": None}
             for i, seat in enumerate(match.seats)]
-    if ranks is not None and unrated_reason(session, match) is None:  # (a rated match has ranks)
+    if ranks is not None and unrated_reason(session, match, abandoned) is None:  # (a rated match has ranks)
         _rate(session, match, rows, finished_at, ranks)
-    session.execute(_ADD_RESULTS, rows)
+    session.connection().execute(_ADD_RESULTS, rows)
 
 
 _RATINGS = PlayerRating.__table__
@@ -176,7 +184,7 @@ def _rate(session: Session, match, rows: list[dict], finished_at, ranks: list[in
 
 
 def on_match_finished(session: Session, match: store.FinishedMatch) -> None:
-    record_result(session, match)
+    record_result(session, match, match.abandoned)
 
 
 def install() -> None:

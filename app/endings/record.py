@@ -4,19 +4,18 @@ marked ``abandoned`` here, in the same transaction, so the history and the admin
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, update
 
 from app import store
-from app.models import Abandonment, Match
+from app.models import Match
 
 _MATCHES = Match.__table__
 _MARK = (update(_MATCHES).where(_MATCHES.c.id == bindparam("b_id"), _MATCHES.c.ending.is_(None))
          .values(ending="abandoned"))
-_ANY = select(select(Abandonment.id).where(Abandonment.match_id == bindparam("b_id")).exists())
 
 
 def on_match_finished(session, match: store.FinishedMatch) -> None:
-    if match.ending is None and session.scalar(_ANY, {"b_id": match.id}):
+    if match.ending is None and match.abandoned:
         session.connection().execute(_MARK, {"b_id": match.id})
 
 

@@ -50,10 +50,13 @@ class Started:
 
 _VOTES = RematchVote.__table__
 # Built once (a vote is two per match on a busy server; building a statement costs more than
-# running it). The room row is locked by writing it (a no-op UPDATE) before anything is read: of
-# two last votes arriving together, one starts the match and the other sees it. (``SELECT ... FOR
-# UPDATE`` locks nothing on SQLite, whose transaction takes the one write lock at its first write.)
-_LOCK_ROOM = update(Room.__table__).where(Room.__table__.c.id == bindparam("b_room")).values(status=Room.__table__.c.status)
+# running it). The room row is locked by writing it (a no-op UPDATE, which returns the row: one
+# statement) before anything else is read: of two last votes arriving together, one starts the
+# match and the other sees it. (``SELECT ... FOR UPDATE`` locks nothing on SQLite, whose
+# transaction takes the one write lock at its first write.)
+_ROOMS = Room.__table__
+_LOCK_ROOM = (update(_ROOMS).where(_ROOMS.c.id == bindparam("b_room")).values(status=_ROOMS.c.status)
+              .returning(*_ROOMS.c))
 _VOTED = select(_VOTES.c.seat).where(_VOTES.c.match_id == bindparam("b_match"))
 _ADD_VOTE = insert(_VOTES)
 _RESET_SEAT = (update(RoomSeat.__table__)
@@ -67,9 +70,8 @@ def vote(session_factory: sessionmaker[Session], room_id: str,
     set, the new match. Refused (nothing changed) unless the caller sits in a finished room."""
     with session_factory() as session, session.begin():
         connection = session.connection()
-        locked = isinstance(room_id, str) and len(room_id) <= 64 and \
-            connection.execute(_LOCK_ROOM, {"b_room": room_id}).rowcount == 1
-        room = connection.execute(store.ROOM_ROW, {"b_room": room_id}).first() if locked else None
+        room = connection.execute(_LOCK_ROOM, {"b_room": room_id}).first() \
+            if isinstance(room_id, str) and len(room_id) <= 64 else None
         if room is None:
             store.get_room(session, room_id)  # raises the usual 404
         assert room is not None, "a room that exists is locked"
