@@ -36,7 +36,11 @@ def ensure_sqlite_folder(database_url: str) -> None:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
 
 
-def make_engine(database_url: str, pool_size: int = 5, max_overflow: int = 10, pool_timeout: float = 30.0) -> Engine:
+def make_engine(database_url: str, pool_size: int = 5, max_overflow: int = 10, pool_timeout: float = 30.0,
+                pre_ping: bool = True) -> Engine:
+    """``pre_ping``: a PostgreSQL connection is tested (a round trip) each time it is taken from
+    the pool, so one the server closed is replaced before use (the action writer does without:
+    ``ActionWriter._write``)."""
     ensure_sqlite_folder(database_url)
     pool = dict(pool_size=pool_size, max_overflow=max_overflow, pool_timeout=pool_timeout)
     # JSON columns (actions, snapshots, outcomes) through orjson: the action writer's thread holds
@@ -55,7 +59,7 @@ def make_engine(database_url: str, pool_size: int = 5, max_overflow: int = 10, p
             cursor.close()
 
         return engine
-    return create_engine(database_url, pool_pre_ping=True, **json, **pool)
+    return create_engine(database_url, pool_pre_ping=pre_ping, **json, **pool)
 
 
 def make_session_factory(engine: Engine) -> sessionmaker[Session]:

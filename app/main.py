@@ -65,7 +65,7 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     settings = settings or get_settings()
     db = Database(settings.database_url, settings.db_pool_size, settings.db_max_overflow, settings.db_pool_timeout)
     # The action log has a connection of its own, so REST traffic never delays a move's commit.
-    writer_engine = make_engine(settings.database_url, pool_size=1, max_overflow=0)
+    writer_engine = make_engine(settings.database_url, pool_size=1, max_overflow=0, pre_ping=False)
     writer = ActionWriter(make_session_factory(writer_engine), settings.commit_window_ms / 1000,
                           settings.commit_max_batch)
 

@@ -23,7 +23,7 @@ import threading
 import time
 from typing import Callable
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import store
@@ -50,6 +50,7 @@ class ActionWriter:
         # Figures for benchmarks and operators.
         self.batches = 0
         self.committed = 0
+        self._committing = False  # the writer thread's batch has reached its commit
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         # Entries appended during one turn of the event loop go to the thread as one list, so the
         # thread is woken once per turn, not once per action (each wake-up costs a GIL hand-over).
@@ -164,11 +165,26 @@ class ActionWriter:
 
     def _write(self, entries: list[LogEntry]) -> None:
         started = time.perf_counter()
+        try:
+            self._transaction(entries)
+        except DBAPIError as exc:
+            # The writer's connection is not tested before each batch (a round trip per commit on
+            # PostgreSQL, ``make_engine(pre_ping=False)``): one the database closed (a restart, a
+            # cut link) fails at its first statement, before anything was sent to commit, and
+            # the batch runs once more on a new connection. A connection lost during the commit
+            # is not retried: whether that commit happened is unknown.
+            if not exc.connection_invalidated or self._committing:
+                raise
+            self._transaction(entries)
+        metrics.committed(time.perf_counter() - started, len(entries))
+
+    def _transaction(self, entries: list[LogEntry]) -> None:
+        self._committing = False
         with self.session_factory() as session, session.begin():
             store.write_log(session, entries)
             for hook in self.before_commit:
                 hook(session, entries)
-        metrics.committed(time.perf_counter() - started, len(entries))
+            self._committing = True  # (the block's end commits)
 
 
 class _Job:

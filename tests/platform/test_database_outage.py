@@ -10,6 +10,7 @@ import time
 
 import httpx
 import pytest
+from sqlalchemy import create_engine, text
 
 from tests.support.clients import Socket
 from tests.support.databases import KINDS
@@ -98,3 +99,31 @@ def test_a_socket_opened_during_an_outage_stays_without_the_chat_history(kind, t
             time.sleep(0.2)
         assert response.status_code == 200, response.text
         assert watcher.latest_view(version=first["version"] + 1)["version"] > first["version"]
+
+
+@pytest.mark.parametrize("database_kind", [kind for kind in KINDS if kind == "postgresql"], indirect=True)
+def test_the_action_writer_meets_a_connection_the_database_closed(server, database_url):
+    """The action writer does not test its connection before each batch (a round trip per commit):
+    when the database has closed it (a restart, an administrator's ``pg_terminate_backend``), the
+    next move fails at its first statement, before any commit, and is written again on a new
+    connection: the player sees the move accepted, not ``unavailable``."""
+    room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"],
+                                        {"reveal_delay": 0, "turn_seconds": 0})
+    assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+    apis = {0: host, 1: guest}
+    for _ in range(3):
+        view = host.get(f"/api/rooms/{room_id}/view").json()
+        seat = view["awaiting"][0]
+        mover = apis[seat].get(f"/api/rooms/{room_id}/view").json()
+        admin = create_engine(database_url)
+        with admin.connect() as connection:  # every other connection to this database, the writer's too
+            closed = connection.execute(text(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()")).scalar()
+        admin.dispose()
+        assert closed >= 1
+        response = apis[seat].post(f"/api/rooms/{room_id}/actions",
+                                   {"action": mover["legal_actions"][0], "version": mover["version"]})
+        assert response.status_code == 200, response.text
+    _, log = stored_match(database_url, view["match_id"])
+    assert len(log) == 3  # each move stored once
