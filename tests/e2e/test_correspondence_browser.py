@@ -35,6 +35,9 @@ def test_pace_in_the_lobby_my_tables_and_vacation(server, browser, locale, viewp
         time.sleep(0.05)
     assert room["pace"] == "2d"
     join_room(friend, host, invite, "Ben", 1)
+    # nothing waits for anyone's move yet: the header shows no badge (not a "0")
+    friend.locator("#tables-link").wait_for()
+    assert friend.locator("#tables-badge").count() == 1 and not friend.locator("#tables-badge").is_visible()
     settings = friend.locator("#table-settings")
     settings.filter(has_text="1手2日" if ja else "2 days per move").wait_for()
     assert ("時間切れは負け" if ja else "late player loses") in settings.inner_text()
