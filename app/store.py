@@ -24,7 +24,7 @@ from app.models import Abandonment, Match, MatchAction, Player, Room, RoomSeat, 
 from app.security import new_id
 
 # Called inside the transaction that records a finished match (ratings plug in here), with the
-# match as a ``FinishedMatch`` (or a ``Match`` row, which has the same attributes).
+# match as a ``FinishedMatch`` (its abandoned seats read once for every hook).
 finish_hooks: list[Callable[[Session, "FinishedMatch"], None]] = []
 
 

@@ -150,3 +150,26 @@ def test_leaderboard_and_player_pages(sqlite_server, browser):
     hrefs = {page.locator("#player li a").nth(i).get_attribute("href") for i in range(3)}
     assert hrefs == {f"/static/replay.html?match={m}" for m in match_ids}
     assert errors == []
+
+
+def test_the_last_step_of_a_resigned_match_waits_for_nobody(sqlite_server, browser):
+    """A resignation ends a match in whatever phase the game's view was (here Synomilia's first
+    predictions): the replay's last step says the game is over and names nobody as awaited."""
+    base = sqlite_server.base_url
+    host, guest = Api.new_player(base, "Aki"), Api.new_player(base, "Ben")
+    room = host.post("/api/rooms", {"game": "synomilia", "options": {"reveal_delay": 0}}).json()
+    assert guest.post(f"/api/rooms/{room['id']}/join").status_code == 200
+    assert host.post(f"/api/rooms/{room['id']}/start").status_code == 200
+    view = guest.get(f"/api/rooms/{room['id']}/view").json()
+    assert guest.post(f"/api/rooms/{room['id']}/actions",
+                      {"action": {"platform": "resign"}, "version": view["version"]}).status_code == 200
+    match_id = view["match_id"]
+    steps = host.get(f"/api/matches/{match_id}").json()["steps"]
+
+    page, errors = open_page(browser, base, host.token)
+    page.goto(f"/static/replay.html?match={match_id}")
+    page.click("#replay-last")
+    expect_step(page, f"Step {steps} / {steps}")
+    expect(page.locator("#replay-table .synomilia-status")).to_have_text("Game over.")
+    assert "Waiting for" not in page.locator("#replay-table").inner_text()
+    assert errors == []
