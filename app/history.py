@@ -73,7 +73,7 @@ def match_record(session: Session, match: Match, admin: bool = False) -> dict:
         "seats": seats, "outcome": match.outcome,
         "scores": (match.outcome or {}).get("scores"), "steps": store.log_length(session, match.id),
         "rated": any(r.rated for r in results.values()),
-        "unrated_reason": ratings.unrated_reason(session, match),
+        "unrated_reason": ratings.unrated_reason(session, match, abandoned),
         "rating_changes": [dict(_change(r), seat=r.seat, player_id=r.player_id) for r in results.values() if r.rated],
         "started_at": iso(match.started_at), "finished_at": iso(end),
         "duration_seconds": round((end - match.started_at).total_seconds(), 3) if end else None,
