@@ -67,3 +67,19 @@ def test_every_control_is_a_finger_wide(server, browser, game, seats, options, s
     assert small == [], f"{game}: {len(small)} controls under {MIN} px: {small}"
     assert overlaps == [], f"{game}: overlapping controls: {overlaps}"
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_message_never_stands_between_a_finger_and_a_control(server, browser):
+    """The message that pops up at the bottom of a phone's screen for a few seconds (an error, say)
+    lies over whatever is there, the chat's Send button at times: a tap on its spot reaches the
+    control under it."""
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(server.base_url + "/")
+    page.locator(".game-card").first.wait_for()
+    page.evaluate("import('/static/client.js').then((m) => m.toast('The server is restarting: try again'))")
+    toast = page.locator("#toast")
+    toast.wait_for()
+    box = toast.bounding_box()
+    hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y)?.id ?? ''",
+                        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+    assert hit != "toast"
