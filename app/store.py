@@ -145,7 +145,7 @@ SEAT_ROWS = (select(_SEATS.c.seat, _SEATS.c.player_id, _SEATS.c.left, _SEATS.c.p
              .outerjoin(_PLAYERS, _PLAYERS.c.id == _SEATS.c.player_id)
              .where(_SEATS.c.room_id == bindparam("b_room")).order_by(_SEATS.c.seat))
 _NEW_MATCH = insert(_MATCHES)
-_ROOM_RUNS = update(_ROOMS).where(_ROOMS.c.id == bindparam("b_room")).values(status="running")
+_ROOM_RUNS = update(_ROOMS).where(_ROOMS.c.id == bindparam("b_room")).values(status="running").returning(*_ROOMS.c)
 
 
 def room_info(session: Session, room_id: str) -> RoomInfo:
@@ -155,11 +155,16 @@ def room_info(session: Session, room_id: str) -> RoomInfo:
         if isinstance(room_id, str) and len(room_id) <= 64 else None
     if room is None:
         raise not_found("room", room_id)
+    return room_info_of(connection, room)
+
+
+def room_info_of(connection, room) -> RoomInfo:
+    """The ``RoomInfo`` of ``room`` (a ``ROOM_ROW`` row as it is now), its seats read."""
     seats = [{"seat": s.seat, "player_id": s.player_id, "name": s.name if s.player_id else None,
               "bot": bool(s.player_id and s.is_bot), "left": s.left,
               "bot_level": (s.private_data or {}).get("bot_level", DEFAULT_LEVEL) if s.player_id and s.is_bot else None,
               "vacation_until": int(s.vacation_until * 1000) if s.vacation_until and room.pace != "live" else None}
-             for s in connection.execute(SEAT_ROWS, {"b_room": room_id})]
+             for s in connection.execute(SEAT_ROWS, {"b_room": room.id})]
     # A correspondence table keeps its seats for people who close the tab: no bot takes a seat for
     # being away (grace 0); its deadlines decide instead (app/correspondence).
     grace = room.grace_seconds if room.pace == "live" else 0.0
@@ -193,14 +198,15 @@ def load_match(session: Session, match_id: str) -> MatchInfo:
 def start_match(session: Session, room: Room) -> MatchInfo:
     """Create the match for a full room (caller checked host and seats) and mark the room running."""
     session.flush()
-    match = begin_match(session, room, session.connection().execute(SEAT_ROWS, {"b_room": room.id}).all())
+    match, _ = begin_match(session, room, session.connection().execute(SEAT_ROWS, {"b_room": room.id}).all())
     session.expire(room, ["status", "match_id"])  # changed by Core statements: read again if used
     return match
 
 
-def begin_match(session: Session, room, seats) -> MatchInfo:
+def begin_match(session: Session, room, seats) -> tuple[MatchInfo, Any]:
     """Create the match of ``room`` (a ``Room`` or a ``ROOM_ROW`` row) with ``seats`` (``SEAT_ROWS``
-    rows, every seat taken), mark the room running, and return the match as a runner takes it."""
+    rows, every seat taken), mark the room running, and return the match as a runner takes it with
+    the room's row as it is now (``room_info_of``)."""
     engine = engines.get(room.game)
     plan = next((p for p in (ask(session, room, seats) for ask in start_plans) if p is not None), None)
     if plan is not None:
@@ -216,13 +222,13 @@ def begin_match(session: Session, room, seats) -> MatchInfo:
         "state": engine.state_to_json(state), "outcome": None, "finished_at": None, "started_at": utcnow(),
         "seats": [{"player_id": s.player_id, "name": s.name, "bot": s.is_bot} for s in seats],
         "pace": room.pace, "on_deadline": room.on_deadline})
-    connection.execute(_ROOM_RUNS, {"b_room": room.id, "match_id": match_id})
+    running = connection.execute(_ROOM_RUNS, {"b_room": room.id, "match_id": match_id}).one()
     if plan is not None:
         plan.record(match_id)
     stored = deadline_records.Stored(room.id, [{"player_id": s.player_id, "name": s.name, "bot": s.is_bot}
                                                for s in seats]) if room.pace != "live" else None
     return MatchInfo(match_id, room.game, seed, room.num_seats, room.options, "running", state, 0,
-                     room_id=room.id, pace=room.pace, on_deadline=room.on_deadline, stored=stored)
+                     room_id=room.id, pace=room.pace, on_deadline=room.on_deadline, stored=stored), running
 
 
 def write_log(session: Session, entries: list[LogEntry]) -> None:

@@ -97,10 +97,10 @@ def vote(session_factory: sessionmaker[Session], room_id: str,
              "private_data": {"bot_level": row.private_data["bot_level"]}
              if row.is_bot and "bot_level" in (row.private_data or {}) else {}}
             for row in seats])
-        match = store.begin_match(session, room, seats)
+        match, running = store.begin_match(session, room, seats)
         connection.execute(_LINK, {"match_id": room.match_id, "rematch_id": match.id, "created_at": utcnow()})
         current.rematch_id = match.id
-        return current, Started(store.room_info(session, room_id), match)
+        return current, Started(store.room_info_of(connection, running), match)
 
 
 def links(session: Session, match_id: str) -> dict:
