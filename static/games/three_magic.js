@@ -23,6 +23,9 @@ export function render(root, ctx) {
     const p = (ctx.players || []).find((x) => x.seat === seat);
     return (p && p.name) || t(`Player ${seat + 1}`, `プレイヤー${seat + 1}`);
   };
+  // the viewer is "you" in a list of awaited seats, never told it waits for itself
+  const who = (seat) => (seat === ctx.seat ? t("you", "あなた") : name(seat));
+  const mine = ctx.seat !== null && ctx.seat !== undefined && awaiting.includes(ctx.seat);
   const elName = (el) => t(EL_EN[el], EL_JA[el]);
   const cardText = (c) => `${t(EL_EN[c.el], EL_JA[c.el])} ${c.n}${c.star ? "★" : ""}`;
   const cardNode = (c, extra = "", attrs = {}) =>
@@ -84,7 +87,7 @@ export function render(root, ctx) {
     );
   } else if (v.phase === "calls") {
     // Both other players are in every window (ruling), so this text never tells who can call.
-    const waiting = awaiting.length ? awaiting.map(name).join(", ") : t("closing…", "締め切り中…");
+    const waiting = awaiting.length ? awaiting.map(who).join(", ") : t("closing…", "締め切り中…");
     status.appendChild(
       h(
         "span",
@@ -95,6 +98,8 @@ export function render(root, ctx) {
         ),
       ),
     );
+  } else if (mine) {
+    status.appendChild(h("strong", {}, t("Your move.", "あなたの番です。")));
   } else if (awaiting.length) {
     status.appendChild(
       h("span", {}, t(`Waiting for ${awaiting.map(name).join(", ")}`, `${awaiting.map(name).join("、")}の手番です`)),
@@ -152,7 +157,7 @@ export function render(root, ctx) {
     const head = h(
       "div",
       { class: "three_magic-bar" },
-      h("strong", {}, name(seat)),
+      h("strong", {}, name(seat) + (seat === v.seat ? t(" (you)", "(あなた)") : "")),
       h(
         "span",
         { class: `three_magic-${p.element}` },
@@ -180,7 +185,14 @@ export function render(root, ctx) {
       );
     if (p.no_ron_until_draw)
       head.appendChild(h("span", { class: "three_magic-badge" }, t("no ron until next draw", "次のツモまでロン不可")));
-    if (awaiting.includes(seat)) head.appendChild(h("span", { class: "three_magic-wait" }, t("waiting…", "待機中…")));
+    if (awaiting.includes(seat))
+      head.appendChild(
+        h(
+          "span",
+          { class: "three_magic-wait" },
+          seat === ctx.seat ? t("your move", "あなたの番") : t("thinking…", "考え中…"),
+        ),
+      );
     box.appendChild(head);
     if (p.melds.length) {
       const row = h("div", { class: "three_magic-row" }, h("span", {}, t("Pledged spells:", "誓約した呪文:")));

@@ -25,11 +25,18 @@ def test_opening_turns_through_the_table(server, browser):
     assert me.locator(".three_magic-card").count() >= 8
 
     discarded = 0
+    told = False
     deadline = time.monotonic() + 120
     while discarded < 3 and time.monotonic() < deadline:
         slots = host.locator("button.three_magic-slot")
         cards = host.locator("button.three_magic-card")
         passes = host.locator("button.three_magic-btn", has_text="Pass")
+        if slots.count() and not told:
+            # the host's own draw: told it is her move, never that the table waits for Aki
+            root.filter(has_text="Your move.").wait_for(timeout=5000)
+            text = root.inner_text()
+            assert "Waiting for Aki" not in text and "Aki (you)" in text and "your move" in text, text
+            told = True
         try:
             if slots.count():
                 slots.last.click(timeout=1000)  # insert the drawn card at the end
@@ -42,6 +49,7 @@ def test_opening_turns_through_the_table(server, browser):
             pass  # the table was redrawn under the click; try again
         host.wait_for_timeout(100)
     assert discarded == 3, "the host never got three turns"
+    assert told
     # the host's own player box (the viewer's row, not the hand box) shows its discards
     pond = host.locator(".three_magic-box.three_magic-me:not(.three_magic-hand)").locator(".three_magic-small .three_magic-card")
     pond.first.wait_for()  # (drawn with the view that took the third discard)
