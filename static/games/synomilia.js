@@ -223,7 +223,7 @@ export function render(root, ctx) {
         "div",
         { class: "synomilia-box" },
         h("h2", {}, t("Result", "結果")),
-        h("div", { class: "synomilia-win" }, t(v.result.text_en, v.result.text_ja)),
+        h("div", { class: "synomilia-win" }, resultText(v.result, name, t)),
         h("div", {}, gameEndText(v.result.game_end, name, t)),
       ),
     );
@@ -414,6 +414,15 @@ function reasonText(b, name, t) {
       ),
     }[b.reason] || b.reason
   );
+}
+
+/** Who won, by the players' names (the engine's own text says "P1"/"P2", which the table never shows). */
+function resultText(result, name, t) {
+  const [a, b] = result.chips;
+  if (result.draw) return t(`Draw: both hold ${a} chips.`, `引き分け(両者${a}枚)。`);
+  const w = result.winner;
+  const [most, least] = [Math.max(a, b), Math.min(a, b)];
+  return t(`${name(w)} wins with ${most} chips to ${least}.`, `${name(w)}の勝ち(${most}枚対${least}枚)。`);
 }
 
 function gameEndText(end, name, t) {

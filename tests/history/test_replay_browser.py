@@ -5,6 +5,7 @@ admin page replays omnisciently."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -67,6 +68,9 @@ def test_replay_page_steps_through_a_match(sqlite_server, browser):
     page.click("#replay-last")
     expect_step(page, f"Step {steps} / {steps}")
     expect(page.locator("#replay-table .replay-outcome")).to_be_visible()
+    # the table's result names the players (the engine's own text says "P1"/"P2")
+    result = page.locator("#replay-table .synomilia-win").first.inner_text()
+    assert re.match(r"(Aki|Ben) wins with \d+ chips to \d+\.|Draw: both hold \d+ chips\.", result), result
     page.click("#replay-first")
     expect_step(page, f"Step 0 / {steps}")
     page.locator("#replay-slider").fill("5")
