@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import engines
 from app import ratings, store
+from app.correspondence import records as deadline_records
 from app.endings import actions as platform
 from app.errors import ApiError, not_found
 from app.models import Match, MatchAction, MatchResult, Room, utcnow
@@ -193,5 +194,7 @@ def abort_match(session_factory: sessionmaker[Session], match_id: str) -> Match:
         assert room is not None, "a match's room outlives it"
         room.status = "aborted"
         session.flush()
+        if match.pace != "live":  # its deadlines end with it, as a finish's do (store._finish)
+            deadline_records.forget(session.connection(), match.id)
         ratings.record_result(session, match)
         return match

@@ -22,6 +22,7 @@ from app.models import MatchDeadline
 from tests.support.clients import Api, Socket
 from tests.support.databases import KINDS
 from tests.support.driver import SHORT_MATCH, stored_match
+from tests.support.server import ADMIN_TOKEN
 
 pytestmark = pytest.mark.every_database  # tests/conftest.py
 
@@ -292,3 +293,15 @@ def test_a_first_deadline_stored_late_does_not_come_back_after_the_move(server, 
     assert not background.is_alive()
     assert stored_deadlines(database_url, match_id) == {1: due[1]}
     db.dispose()
+
+
+def test_an_admin_abort_leaves_no_deadline_behind(server, database_url):
+    """A match an administrator aborts is over like any other: its seats' deadlines go with it
+    (a finish deletes them in its transaction; the abort does the same in its own)."""
+    room_id, (aki, _ben) = correspondence_room(server.base_url, "synomilia", "1d")
+    match_id = aki.get(f"/api/rooms/{room_id}").json()["match_id"]
+    wait_view(aki, room_id, lambda _v: set(stored_deadlines(database_url, match_id)) == {0, 1})
+    admin = Api(server.base_url, ADMIN_TOKEN)
+    assert admin.post(f"/api/admin/matches/{match_id}/abort").status_code == 200
+    assert stored_match(database_url, match_id)[0].status == "aborted"
+    assert stored_deadlines(database_url, match_id) == {}
