@@ -13,7 +13,6 @@ from fastapi import APIRouter, Body, Path
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select
 
-import engines
 from engines.bots import DEFAULT_LEVEL, LEVELS
 from app import store
 from app.deps import CurrentPlayer, DbDep, HubDep
@@ -36,13 +35,13 @@ class AddBot(BaseModel):
                             "deals of the cards its seat cannot see, thinking up to 0.4 s a move")
 
 
-def _bot_name(session, room_id: str, game: str) -> str:
-    """'Bot <Game title> <n>', numbered within the room so several bots can be told apart."""
-    title = engines.get(game).title
+def _bot_name(session, room_id: str) -> str:
+    """'Bot <n>', numbered within the room so several bots can be told apart. Short, and the same
+    in both languages: the room already says which game it is, and "Bot Mipolin the Game 1" was
+    English on a Japanese page and cut short in a phone's seat chip."""
     bots = session.scalar(select(func.count()).select_from(RoomSeat).join(Player, Player.id == RoomSeat.player_id)
                           .where(RoomSeat.room_id == room_id, Player.is_bot.is_(True))) or 0
-    suffix = f" {bots + 1}"
-    return f"Bot {title}"[:40 - len(suffix)] + suffix
+    return f"Bot {bots + 1}"
 
 
 @router.post("/{room_id}/bots", summary="Seat a bot (host only)", dependencies=[rate_limit("actions")], responses={
@@ -90,7 +89,7 @@ async def add_bot(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep
                 raise ApiError(409, "seat_taken", f"{seat_name(wanted)} is played by someone who is here")
         else:
             raise ApiError(409, "room_closed", f"the room is {room.status}")
-        bot = Player(id=new_id(), name=_bot_name(session, room_id, room.game),
+        bot = Player(id=new_id(), name=_bot_name(session, room_id),
                      token_hash=hash_token(new_token()), is_bot=True)
         session.add(bot)
         session.flush()

@@ -24,7 +24,7 @@ def english_words(page) -> set[str]:
     text = page.locator("#main").inner_text()
     for name in page.locator(".seat b, .seat .name, [data-name]").all_inner_texts():
         text = text.replace(name, " ")
-    text = re.sub(r"Bot [^\n,()]*?\d+", " ", text)  # bots are named 'Bot <game title> <n>'
+    text = re.sub(r"Bot [^\n,()]*?\d+", " ", text)  # bots are named 'Bot <n>'
     return set(LATIN_WORD.findall(text.replace("Aki", " ")))
 
 

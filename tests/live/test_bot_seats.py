@@ -23,7 +23,7 @@ def test_host_fills_and_frees_seats_with_bots(server):
 
     room = host.post(f"/api/rooms/{room_id}/bots").json()  # no seat: the first empty one
     bot = room["seats"][1]
-    assert bot["bot"] is True and bot["connected"] is True and bot["name"] == "Bot Synomilia 1"
+    assert bot["bot"] is True and bot["connected"] is True and bot["name"] == "Bot 1"
     assert host.post(f"/api/rooms/{room_id}/bots").json()["error"]["code"] == "room_full"
     assert guest.post(f"/api/rooms/{room_id}/join").json()["error"]["code"] == "seat_taken"
 

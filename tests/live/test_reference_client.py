@@ -23,7 +23,7 @@ def test_reference_client_plays_to_the_outcome(server):
     result = json.loads(out.strip().splitlines()[-1])
     assert result["seat"] == 1 and result["outcome"] is not None
     room = wait_for_status(host, room_id, "finished")
-    assert [s["name"] for s in room["seats"]] == ["Bot Synomilia 1", "Cli"]
+    assert [s["name"] for s in room["seats"]] == ["Bot 1", "Cli"]
     final = host.get(f"/api/rooms/{room_id}/view").json()
     assert final["version"] == result["version"] and final["outcome"] == result["outcome"]
 
