@@ -19,6 +19,7 @@ Rules (kept simple so a re-rating from scratch gives exactly the incremental num
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import cast
 
 from openskill.models import PlackettLuce
@@ -26,7 +27,7 @@ from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from app import store
-from app.models import Abandonment, Match, MatchResult, Player, PlayerRating, RoomSeat
+from app.models import Match, MatchResult, Player, PlayerRating, RoomSeat
 
 MODEL = PlackettLuce()
 # Sigma starts at 25/3 ≈ 8.33 and falls by roughly 0.1–0.3 per rated two-player match.
@@ -64,11 +65,10 @@ def player_tag(player_id: str) -> str:
 _BOT_SEATED = select(
     select(Player.id).join(RoomSeat, RoomSeat.player_id == Player.id)
     .where(RoomSeat.room_id == bindparam("b_room"), Player.is_bot.is_(True)).exists())  # seated now
-_ABANDONED = select(Abandonment.seat).where(Abandonment.match_id == bindparam("b_match"))
 
 
 def unrated_reason(session: Session, match: Match | store.FinishedMatch,
-                   abandoned: set[int] | frozenset[int] | None = None) -> str | None:
+                   abandoned: AbstractSet[int] | None = None) -> str | None:
     """Why this match does not change ratings, or None when it does (``abandoned``: the match's
     abandoned seats when the caller has read them already)."""
     if match.status == "aborted":
@@ -91,11 +91,11 @@ def unrated_reason(session: Session, match: Match | store.FinishedMatch,
     return None
 
 
-def abandoned_seats(session: Session, match_id: str) -> set[int]:
-    return set(session.connection().execute(_ABANDONED, {"b_match": match_id}).scalars())
+def abandoned_seats(session: Session, match_id: str) -> AbstractSet[int]:
+    return store.abandoned_seats(session.connection(), match_id)
 
 
-def counted_ranks(ranks: list[int], abandoned: set[int], teams: list | None = None) -> list[int]:
+def counted_ranks(ranks: list[int], abandoned: AbstractSet[int], teams: list | None = None) -> list[int]:
     """The ranks as rated and recorded: a seat (in a team game, a team) whose player abandoned the
     match comes after every other, whatever the bot that played for them did."""
     if not abandoned:
@@ -121,7 +121,7 @@ def _groups(match: Match, ranks: list[int]) -> tuple[list[list[int]], list[int]]
 
 
 def record_result(session: Session, match: Match | store.FinishedMatch,
-                  abandoned: set[int] | frozenset[int] | None = None) -> None:
+                  abandoned: AbstractSet[int] | None = None) -> None:
     """Write the match's result rows and, when it is rated, update the players' ratings
     (``abandoned``: as for ``unrated_reason``).
 
@@ -132,7 +132,7 @@ def record_result(session: Session, match: Match | store.FinishedMatch,
     if ranks:
         if abandoned is None:
             abandoned = abandoned_seats(session, match.id)
-        ranks = counted_ranks(ranks, set(abandoned), (match.outcome or {}).get("teams"))
+        ranks = counted_ranks(ranks, abandoned, (match.outcome or {}).get("teams"))
     rows = [{"match_id": match.id, "seat": i, "player_id": seat["player_id"], "game": match.game,
              "status": match.status, "rank": ranks[i] if ranks else None, "rated": False,
              "finished_at": finished_at, "mu_before": None, "sigma_before": None, "mu_after": None,

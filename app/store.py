@@ -264,6 +264,11 @@ _FINISH_MATCH = (update(_MATCHES).where(_MATCHES.c.id == bindparam("b_id"), _MAT
                             _MATCHES.c.rated, _MATCHES.c.pace))
 _MATCH_STATUS = select(_MATCHES.c.status).where(_MATCHES.c.id == bindparam("b_id"))
 _ABANDONED = select(Abandonment.seat).where(Abandonment.match_id == bindparam("b_id"))
+
+
+def abandoned_seats(connection, match_id: str) -> frozenset[int]:
+    """The seats whose player abandoned the match (a bot finished it for them)."""
+    return frozenset(connection.execute(_ABANDONED, {"b_id": match_id}).scalars())
 _FINISH_ROOM = update(_ROOMS).where(_ROOMS.c.id == bindparam("b_room_id")).values(status="finished")
 
 
@@ -283,7 +288,7 @@ def _finish(session: Session, entry: LogEntry, now) -> None:
     if row.pace != "live":  # only a correspondence match has deadlines (app/correspondence)
         deadline_records.forget(connection, entry.match_id)
     # read once for every hook (ratings rank an abandoner last; the ending says "abandoned")
-    abandoned = frozenset(connection.execute(_ABANDONED, {"b_id": entry.match_id}).scalars())
+    abandoned = abandoned_seats(connection, entry.match_id)
     finished = FinishedMatch(entry.match_id, row.room_id, row.game, row.seats, _status(entry), entry.outcome,
                              row.started_at, now, row.rated is not False, outcome.get("ending"), abandoned)
     for hook in finish_hooks:
