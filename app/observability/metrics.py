@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import threading
 import time
 import weakref
 
@@ -101,17 +102,24 @@ def push(result: str) -> None:
 class _Largest:
     """The largest value seen since the previous scrape (then it starts again from zero): a
     histogram's buckets say how often a pause passed a bound, this says how long the worst one of
-    the scrape interval was. With several scrapers each sees the largest since any scrape."""
+    the scrape interval was. With several scrapers each sees the largest since any scrape.
+
+    Locked: a process may run several event loops in threads (the tests' servers; the garbage
+    collector's callback runs in whichever thread collects), and an unlocked compare-then-store
+    could let a smaller value overwrite a larger one seen at the same moment."""
 
     def __init__(self):
         self.value = 0.0
+        self._lock = threading.Lock()
 
     def observe(self, value: float) -> None:
-        if value > self.value:
-            self.value = value
+        with self._lock:
+            if value > self.value:
+                self.value = value
 
     def take(self) -> float:
-        value, self.value = self.value, 0.0
+        with self._lock:
+            value, self.value = self.value, 0.0
         return value
 
 
