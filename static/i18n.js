@@ -88,3 +88,15 @@ export function t(keyOrEn, ja) {
   if (!entry) return keyOrEn;
   return lang === "ja" ? entry[1] : entry[0];
 }
+
+/** The name to show for a player: a bot the server named "Bot <n>" (app/routers/bots.py) is
+ * "ボット<n>" on a Japanese page; every other name is the player's own, shown as given. */
+export function shownName(player) {
+  const bot = player && player.bot && /^Bot (\d+)$/.exec(player.name || "");
+  return bot ? t(`Bot ${bot[1]}`, `ボット${bot[1]}`) : player?.name;
+}
+
+/** The same list with each player's ``name`` as it is shown (``shownName``). */
+export function withShownNames(players) {
+  return (players || []).map((p) => ({ ...p, name: shownName(p) }));
+}

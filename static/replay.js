@@ -3,7 +3,7 @@
 // module (static/games/<game>.js, with no legal actions and a no-op send), or as readable JSON
 // when the module is missing or fails. Used by replay.html and, with seat "all", by admin.html.
 import { h } from "./dom.js";
-import { getLang, t } from "./i18n.js";
+import { getLang, t, withShownNames } from "./i18n.js";
 import { reasonText } from "./reasons.js";
 import { rematchLinks } from "./rematch.js";
 import { loadTable } from "./tables.js";
@@ -42,7 +42,7 @@ function drawView(module, data, view, seat) {
     awaiting: data.awaiting,
     seat,
     version: data.step,
-    players: data.players.map((p) => ({ seat: p.seat, name: p.name, connected: true, bot: p.bot })),
+    players: withShownNames(data.players).map((p) => ({ seat: p.seat, name: p.name, connected: true, bot: p.bot })),
     deadlines: {},
     outcome: data.outcome || null, // (the last step of a resigned match: nobody is awaited any more)
     lang: getLang(),
@@ -253,6 +253,7 @@ async function replayPage() {
   let me = null;
   try {
     record = await getJson(`/api/matches/${encodeURIComponent(matchId)}`, token);
+    record.seats = withShownNames(record.seats);
     if (token) me = await getJson("/api/players/me", token).catch(() => null);
   } catch (err) {
     main.replaceChildren(h("p", { class: "card replay-error", role: "alert" }, err.message));

@@ -2,7 +2,7 @@
 // (static/games/<id>.js) and chat. The server is authoritative: this only shows what it pushes
 // and sends what the player clicks.
 import { h, steadyWhilePressed } from "/static/dom.js";
-import { getLang, t } from "/static/i18n.js";
+import { getLang, t, withShownNames } from "/static/i18n.js";
 import { api, ensurePlayer, gameTitle, store, toast } from "/static/client.js";
 import { errorText } from "/static/error_texts.js";
 import { renderPanel, seatLabel } from "/static/lobby.js";
@@ -14,6 +14,9 @@ import { TurnCues } from "/static/turn_cues.js";
 import { decisionText } from "/static/decisions.js";
 import { NightPanel } from "/static/night_panel.js";
 import { loadTable } from "/static/tables.js";
+
+/** The room with its seats' names as shown (a bot is "ボット1" on a Japanese page). */
+const shownRoom = (room) => ({ ...room, seats: withShownNames(room.seats) });
 
 export class RoomPage {
   /** ``onPlayer`` is called when this page registers the visitor as a player (header update). */
@@ -34,7 +37,7 @@ export class RoomPage {
 
   async start() {
     try {
-      this.room = await api("GET", `/api/rooms/${this.roomId}`);
+      this.room = shownRoom(await api("GET", `/api/rooms/${this.roomId}`));
     } catch {
       this.main.replaceChildren(h("p", { class: "card" }, t("unknown_room")));
       return;
@@ -204,7 +207,7 @@ export class RoomPage {
   onMessage(message) {
     if (message.type === "room") {
       const wasSeat = this.mySeat;
-      this.room = message.room;
+      this.room = shownRoom(message.room);
       this.renderRoom();
       if (this.mySeat !== wasSeat) this.send({ type: "sync" });
     } else if (message.type === "view") {
@@ -326,7 +329,7 @@ export class RoomPage {
       return;
     }
     if (this.ws?.readyState === WebSocket.OPEN) return;
-    this.room = room;
+    this.room = shownRoom(room);
     this.renderRoom();
   }
 
