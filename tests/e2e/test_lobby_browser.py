@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import (DESKTOP, PHONE, add_bot, box_of, create_room, room_api, start_match,
-                                   unnamed_controls, wait_for_table, watch_errors)
+from tests.support.browser import (DESKTOP, PHONE, RoomPushes, add_bot, box_of, create_room, press, room_api,
+                                   start_match, unnamed_controls, wait_for_table, watch_errors)
 from tests.support.clients import Api, Socket
 
 
@@ -222,14 +222,14 @@ def test_a_click_is_not_lost_to_a_room_update_between_press_and_release(server, 
     release of a click used to replace the button under the pointer, and the click went nowhere.
     Redraws wait for the release (and then show what came meanwhile)."""
     aki = browser.new_context(viewport=DESKTOP).new_page()
+    pushes = RoomPushes(aki)
     errors = watch_errors(aki)
     invite = create_room(aki, server.base_url, "Aki", "mipolin", seats=3)
-    add = box_of(aki.locator(".add-bot[data-seat='1']"))
-    aki.mouse.move(add["x"] + add["width"] / 2, add["y"] + add["height"] / 2)
-    aki.mouse.down()
+    press(aki, aki.locator(".add-bot[data-seat='1']"))
+    seen = len(pushes.rooms)
     ben = Api.new_player(server.base_url, "Ben")
     assert ben.post(f"/api/rooms/{invite.rsplit('/', 1)[1]}/join", {"seat": 2}).status_code == 200
-    aki.wait_for_timeout(300)  # the room update has reached Aki's page (pushes are 50 ms apart at most)
+    pushes.wait_for(lambda room: room["seats"][2]["name"] == "Ben", after=seen)  # it reached Aki's page
     aki.mouse.up()
     aki.locator(".seat[data-seat='1']:not(:has(.add-bot))", has_text="bot").wait_for(timeout=5000)
     aki.locator(".seat[data-seat='2']", has_text="Ben").wait_for()  # and what came meanwhile is shown
@@ -240,6 +240,7 @@ def test_a_click_after_the_match_is_not_lost_to_a_room_update(server, browser):
     """The same for the panels under a finished match ("New table with the same people") and the
     match's own controls: every room push redraws them."""
     aki = browser.new_context(viewport=DESKTOP).new_page()
+    pushes = RoomPushes(aki)
     errors = watch_errors(aki)
     invite = create_room(aki, server.base_url, "Aki", "synomilia")
     room_id = invite.rsplit("/", 1)[1]
@@ -247,21 +248,20 @@ def test_a_click_after_the_match_is_not_lost_to_a_room_update(server, browser):
     assert ben.post(f"/api/rooms/{room_id}/join").status_code == 200
     start_match(aki)
     wait_for_table(aki)
-    press_during_a_room_update(aki, server, room_id, "#resign")
+    press_during_a_room_update(aki, pushes, server, room_id, "#resign")
     aki.locator("#resign-confirm").click()
     aki.locator("#outcome").wait_for()
-    press_during_a_room_update(aki, server, room_id, "#next-table")
+    press_during_a_room_update(aki, pushes, server, room_id, "#next-table")
     aki.wait_for_url(lambda url: "/r/" in url and room_id not in url, timeout=10_000)
     assert errors == []
 
 
-def press_during_a_room_update(page, server, room_id: str, selector: str) -> None:
-    """Press ``selector``, let a room push arrive (a visitor's socket opens: the spectators count
-    changes), then release."""
-    box = box_of(page.locator(selector))
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
+def press_during_a_room_update(page, pushes, server, room_id: str, selector: str) -> None:
+    """Press ``selector``, let a room push reach the page (a visitor's socket opens: the
+    spectators count goes up), then release."""
+    press(page, page.locator(selector))
+    seen = len(pushes.rooms)
     visitor = Socket(server.ws_url, room_id)
-    page.wait_for_timeout(300)  # the room update has reached the page (pushes are 50 ms apart at most)
+    pushes.wait_for(lambda room: room["spectators"] >= 1, after=seen)
     page.mouse.up()
     visitor.close()

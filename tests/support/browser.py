@@ -11,6 +11,7 @@ not a bare expression, which Playwright would have to eval in the page."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -104,6 +105,40 @@ def box_of(locator, timeout: float = 5.0) -> dict:
             assert box is not None, f"{locator} never on screen"
             return box
         time.sleep(0.05)
+
+
+class RoomPushes:
+    """The room summaries a page's WebSockets receive (Playwright sees each frame as it arrives):
+    a test waits for the one it caused instead of waiting a fixed time and hoping it came. Make it
+    before the page opens its socket."""
+
+    def __init__(self, page):
+        self.page = page
+        self.rooms: list[dict] = []
+        page.on("websocket", lambda socket: socket.on("framereceived", self._frame))
+
+    def _frame(self, payload) -> None:
+        try:
+            message = json.loads(payload)
+        except (TypeError, ValueError):
+            return
+        if isinstance(message, dict) and message.get("type") == "room":
+            self.rooms.append(message["room"])
+
+    def wait_for(self, check, after: int, seconds: float = 15.0) -> None:
+        """Until a room received after the first ``after`` ones passes ``check`` (events are
+        delivered while the page waits)."""
+        deadline = time.monotonic() + seconds
+        while not any(check(room) for room in self.rooms[after:]):
+            assert time.monotonic() < deadline, f"no such room push: {self.rooms[after:]}"
+            self.page.wait_for_timeout(20)
+
+
+def press(page, locator):
+    """Press the mouse on ``locator`` (once Playwright finds it visible, stable and the one under
+    the pointer: a box read while the page still lays out can miss), without releasing it."""
+    locator.hover()
+    page.mouse.down()
 
 
 def room_api(page, path: str = "", method: str = "GET") -> dict:
