@@ -4,11 +4,14 @@ Every game is a package ``engines/<id>/`` of the same shape (in the manner of Op
 ``kuhn_poker.py``): ``engine.py`` holds, in this order, a docstring with the rules' gist and the
 action shapes, the metadata (``ID``, ``TITLE``, ``MIN_PLAYERS``, ``MAX_PLAYERS``, ``VERSION``,
 ``OPTIONS``), the state, ``new_game``, ``awaiting``, ``legal_actions``, ``apply``, ``view`` (the one
-place per-seat views are built), ``outcome``, persistence, clocks and checks, private helpers, and
-last the engine object: a subclass of ``Engine`` below naming those functions, ``ENGINE``.
-``data.py`` holds the rules' tables; ``__init__.py`` exports ``ENGINE``. A game may add a module of
-pure rules arithmetic (Peribit's ``scoring.py``, Three Magic's ``spells.py``); nothing in a game
-package imports ``engine.py`` but ``__init__.py``, so there are no import cycles.
+place per-seat views are built), ``outcome``, persistence, clocks and checks, and private helpers:
+module functions only. ``data.py`` holds the rules' tables; ``__init__.py`` makes the engine object
+from ``engine.py`` (``ENGINE = engine_of(engine)``, below). A game may add a module of pure rules
+arithmetic (Peribit's ``scoring.py``, Three Magic's ``spells.py``); nothing in a game package
+imports ``engine.py`` but ``__init__.py``, so there are no import cycles. Keeping the object out of
+``engine.py`` keeps the rules plain functions, which the optional compiled build
+(``scripts/compile_engines.py``, mypyc) compiles module by module; the object is made here, in
+Python, either way.
 
 Required members: ``id``, ``title``, ``min_players``, ``max_players``, ``new_game``, ``awaiting``,
 ``legal_actions``, ``apply``, ``view``, ``outcome``, ``state_to_json``, ``state_from_json``.
@@ -43,6 +46,7 @@ exactly when the game is over.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 
 SYSTEM = -1
@@ -121,6 +125,22 @@ class Engine:
 
     def __repr__(self) -> str:
         return f"<engine {self.id}>"
+
+
+# The members a game's engine.py may define as module functions (the required ones and the optional).
+MEMBERS = ("new_game", "awaiting", "legal_actions", "apply", "view", "outcome", "state_to_json",
+           "state_from_json", "delay", "clock_seconds", "on_timeout", "check_invariants", "first_player",
+           "teams")
+
+
+def engine_of(rules: ModuleType) -> Engine:
+    """The engine object of a game's ``engine.py``: its metadata, and each of ``MEMBERS`` the
+    module defines as a function; a member it does not define keeps ``Engine``'s default."""
+    members: dict[str, Any] = {name: staticmethod(getattr(rules, name)) for name in MEMBERS if hasattr(rules, name)}
+    metadata = {"id": rules.ID, "title": rules.TITLE, "min_players": rules.MIN_PLAYERS,
+                "max_players": rules.MAX_PLAYERS, "version": rules.VERSION, "options": rules.OPTIONS}
+    name = "".join(part.title() for part in rules.ID.split("_")) + "Engine"
+    return type(name, (Engine,), {**metadata, **members, "__module__": Engine.__module__})()
 
 
 def check_seat(seat, num_players: int, *, spectator: bool = False, system: bool = False):

@@ -1,5 +1,8 @@
 """Makelandia (マケランディア): two teams, a ring of territories, face-down battles. See ``engine.py``."""
 
-from engines.makelandia.engine import ENGINE
+from engines.makelandia import engine
+from engines.protocol import engine_of
+
+ENGINE = engine_of(engine)
 
 __all__ = ["ENGINE"]

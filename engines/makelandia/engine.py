@@ -37,7 +37,7 @@ from typing import Any
 from engines.makelandia import data
 from engines.makelandia.data import BOOST, CASTLE, DARK, FORT, KILL, LIGHT, ORDER, TEAMS
 from engines.plain import copy_plain
-from engines.protocol import Engine, IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
+from engines.protocol import IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
 
 # ---- metadata -----------------------------------------------------------------------------------
 ID = "makelandia"
@@ -326,7 +326,7 @@ def view(state: State, seat: int | None) -> dict:
         "seat": me,
         "num_players": n,
         "territories": territories,
-        "teams": _teams(state),
+        "teams": teams(state),
         "players": players,
         "ring": ring,
         "phase": state.phase,
@@ -355,7 +355,7 @@ def outcome(state: State) -> dict | None:
     else:
         winners = state.team.count(state.result)  # rank r = r seats strictly better
         ranks = [0 if state.team[p] == state.result else winners for p in range(state.n)]
-    return {"ranks": ranks, "scores": None, "teams": _teams(state), "reason": state.reason,
+    return {"ranks": ranks, "scores": None, "teams": teams(state), "reason": state.reason,
             "winner": None if state.result == 2 else TEAMS[state.result]}
 
 
@@ -557,7 +557,7 @@ def _adjacent(state: State, a: int, b: int) -> bool:
     return diff == 1 or diff == data.TERRITORIES[state.n] - 1
 
 
-def _teams(state: State) -> list[list[int]]:
+def teams(state: State) -> list[list[int]]:
     return [[p for p in range(state.n) if state.team[p] == t] for t in (LIGHT, DARK)]
 
 
@@ -633,23 +633,3 @@ def _finish(s: State, result: int, reason: str) -> State:
     s.phase = OVER
     _log(s, {"event": "end", "result": "draw" if result == 2 else TEAMS[result], "reason": reason})
     return s
-
-
-# ---- the engine object --------------------------------------------------------------------------
-class MakelandiaEngine(Engine):
-    id, title, min_players, max_players, version, options = ID, TITLE, MIN_PLAYERS, MAX_PLAYERS, VERSION, OPTIONS
-    teams = staticmethod(_teams)
-    new_game = staticmethod(new_game)
-    awaiting = staticmethod(awaiting)
-    legal_actions = staticmethod(legal_actions)
-    apply = staticmethod(apply)
-    view = staticmethod(view)
-    outcome = staticmethod(outcome)
-    state_to_json = staticmethod(state_to_json)
-    state_from_json = staticmethod(state_from_json)
-    clock_seconds = staticmethod(clock_seconds)
-    on_timeout = staticmethod(on_timeout)
-    check_invariants = staticmethod(check_invariants)
-
-
-ENGINE = MakelandiaEngine()

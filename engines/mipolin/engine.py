@@ -34,7 +34,7 @@ from itertools import permutations
 
 from engines.mipolin import data
 from engines.plain import copy_plain
-from engines.protocol import Engine, IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
+from engines.protocol import IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
 
 # ---------------------------------------------------------------- metadata
 ID = "mipolin"
@@ -683,22 +683,3 @@ def _next_turn(s: dict) -> None:
             break
     s["turn"], s["round"], s["phase"] = order[pos], rnd, "reveal"
     s["log"].append({"kind": "turn", "seat": order[pos], "round": rnd})
-
-
-# ---------------------------------------------------------------- the engine object
-class MipolinEngine(Engine):
-    id, title, min_players, max_players, version, options = ID, TITLE, MIN_PLAYERS, MAX_PLAYERS, VERSION, OPTIONS
-    new_game = staticmethod(new_game)
-    awaiting = staticmethod(awaiting)
-    legal_actions = staticmethod(legal_actions)
-    apply = staticmethod(apply)
-    view = staticmethod(view)
-    outcome = staticmethod(outcome)
-    state_to_json = staticmethod(state_to_json)
-    state_from_json = staticmethod(state_from_json)
-    clock_seconds = staticmethod(clock_seconds)
-    on_timeout = staticmethod(on_timeout)
-    check_invariants = staticmethod(check_invariants)
-
-
-ENGINE = MipolinEngine()

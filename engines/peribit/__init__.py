@@ -1,5 +1,8 @@
 """Peribit (ペリビット): two-player simultaneous stone placement. See ``engine.py``."""
 
-from engines.peribit.engine import ENGINE
+from engines.peribit import engine
+from engines.protocol import engine_of
+
+ENGINE = engine_of(engine)
 
 __all__ = ["ENGINE"]

@@ -34,7 +34,7 @@ from typing import Any
 from engines.peribit import data
 from engines.peribit.scoring import best_role
 from engines.plain import copy_plain
-from engines.protocol import SYSTEM, Engine, IllegalAction, InvalidAction, check_seat, resolve_options, seat_clock
+from engines.protocol import SYSTEM, IllegalAction, InvalidAction, check_seat, resolve_options, seat_clock
 
 ID = "peribit"
 TITLE = "Peribit"
@@ -704,24 +704,3 @@ def _peribit(s: State) -> None:
     _push_log(s, {"kind": "peribit", "receiver": receiver, "drawn": [len(g) for g in got],
                   "totals": totals, "winner": winner})
     s.step = OVER
-
-
-# ---------------------------------------------------------------------------- the engine object
-
-class PeribitEngine(Engine):
-    id, title, min_players, max_players, version, options = ID, TITLE, MIN_PLAYERS, MAX_PLAYERS, VERSION, OPTIONS
-    new_game = staticmethod(new_game)
-    awaiting = staticmethod(awaiting)
-    legal_actions = staticmethod(legal_actions)
-    apply = staticmethod(apply)
-    view = staticmethod(view)
-    outcome = staticmethod(outcome)
-    state_to_json = staticmethod(state_to_json)
-    state_from_json = staticmethod(state_from_json)
-    delay = staticmethod(delay)
-    clock_seconds = staticmethod(clock_seconds)
-    on_timeout = staticmethod(on_timeout)
-    check_invariants = staticmethod(check_invariants)
-
-
-ENGINE = PeribitEngine()

@@ -38,7 +38,7 @@ import random
 from typing import Any
 
 from engines.plain import copy_plain
-from engines.protocol import SYSTEM, Engine, IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
+from engines.protocol import SYSTEM, IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
 from engines.synomilia import data
 
 # ---------------------------------------------------------------- metadata
@@ -569,22 +569,6 @@ def _resolve_bout(state: State) -> State:
     return new
 
 
-# ---------------------------------------------------------------- the engine object
-class SynomiliaEngine(Engine):
-    id, title, min_players, max_players, version, options = ID, TITLE, MIN_PLAYERS, MAX_PLAYERS, VERSION, OPTIONS
-    first_player = staticmethod(lambda state: state.start)  # both predict at once; the start player leads
-    new_game = staticmethod(new_game)
-    awaiting = staticmethod(awaiting)
-    legal_actions = staticmethod(legal_actions)
-    apply = staticmethod(apply)
-    view = staticmethod(view)
-    outcome = staticmethod(outcome)
-    state_to_json = staticmethod(state_to_json)
-    state_from_json = staticmethod(state_from_json)
-    delay = staticmethod(delay)
-    clock_seconds = staticmethod(clock_seconds)
-    on_timeout = staticmethod(on_timeout)
-    check_invariants = staticmethod(check_invariants)
-
-
-ENGINE = SynomiliaEngine()
+def first_player(state: State) -> int:
+    """Both predict at once; the start player leads."""
+    return state.start

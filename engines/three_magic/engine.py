@@ -47,7 +47,7 @@ from __future__ import annotations
 import random
 
 from engines.plain import copy_plain
-from engines.protocol import SYSTEM, Engine, IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
+from engines.protocol import SYSTEM, IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
 from engines.three_magic import data
 from engines.three_magic import spells as sp
 
@@ -798,23 +798,3 @@ def _is_int(x) -> bool:
 def _card_text(card: int) -> str:
     star = "*" if sp.has_star(card) else ""
     return f"{data.ELEMENTS[sp.element(card)]} {sp.number(card)}{star}"
-
-
-# ---------------------------------------------------------------- the engine object
-class ThreeMagicEngine(Engine):
-    id, title, min_players, max_players, version, options = ID, TITLE, MIN_PLAYERS, MAX_PLAYERS, VERSION, OPTIONS
-    new_game = staticmethod(new_game)
-    awaiting = staticmethod(awaiting)
-    legal_actions = staticmethod(legal_actions)
-    apply = staticmethod(apply)
-    view = staticmethod(view)
-    outcome = staticmethod(outcome)
-    state_to_json = staticmethod(state_to_json)
-    state_from_json = staticmethod(state_from_json)
-    delay = staticmethod(delay)
-    clock_seconds = staticmethod(clock_seconds)
-    on_timeout = staticmethod(on_timeout)
-    check_invariants = staticmethod(check_invariants)
-
-
-ENGINE = ThreeMagicEngine()

@@ -12,7 +12,7 @@ import pytest
 
 import engines
 from engines.playout import play, replay
-from engines.protocol import SYSTEM
+from engines.protocol import MEMBERS, SYSTEM, Engine
 
 PLAYOUTS_PER_COUNT = 200
 # Full per-step checks (deep copies, JSON round trips, every seat's view) on this many of them.
@@ -83,9 +83,10 @@ def test_required_members(game_id):
 
 @pytest.mark.parametrize("game_id", ENGINE_IDS)
 def test_every_game_has_the_same_shape(game_id):
-    """engines/<id>/: __init__.py exporting engine.py's ENGINE, data.py, and engine.py with the
-    rules' gist as its docstring and the metadata; nothing else in the package imports engine.py
-    (no cycles)."""
+    """engines/<id>/: __init__.py making ENGINE from engine.py (engine_of), data.py, and engine.py
+    with the rules' gist as its docstring, the metadata and the members as module functions (no
+    class of its own, so the compiled build compiles the rules whole); nothing else in the package
+    imports engine.py (no cycles)."""
     import ast
     import importlib
     import pathlib
@@ -93,12 +94,17 @@ def test_every_game_has_the_same_shape(game_id):
     package = pathlib.Path(engines.__file__).parent / game_id
     assert (package / "data.py").is_file() and (package / "engine.py").is_file()
     module = importlib.import_module(f"engines.{game_id}.engine")
-    assert module.ENGINE is engines.get(game_id)
+    engine = importlib.import_module(f"engines.{game_id}").ENGINE
+    assert engine is engines.get(game_id)
+    for name in MEMBERS:
+        if hasattr(module, name):
+            assert getattr(engine, name) is getattr(module, name), name
+    assert not any(isinstance(value, type) and issubclass(value, Engine) for value in vars(module).values())
     assert len(module.__doc__) > 400, "engine.py's docstring gives the rules' gist"
     for name in ("ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "VERSION", "OPTIONS"):
         assert hasattr(module, name), name
     assert (module.ID, module.TITLE, module.MIN_PLAYERS, module.MAX_PLAYERS) == (
-        module.ENGINE.id, module.ENGINE.title, module.ENGINE.min_players, module.ENGINE.max_players)
+        engine.id, engine.title, engine.min_players, engine.max_players)
     for path in package.glob("*.py"):
         if path.name in ("__init__.py", "engine.py"):
             continue
