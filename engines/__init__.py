@@ -11,9 +11,12 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
+from engines import compiled
 from engines.protocol import SYSTEM, Engine, IllegalAction, InvalidAction
 
 __all__ = ["SYSTEM", "Engine", "IllegalAction", "InvalidAction", "get", "ids", "all_engines"]
+
+compiled.check()  # before any game's rules are imported: a stale compiled build refuses to run
 
 # Game id -> module path. Listed here rather than discovered so the catalog order is stable.
 _MODULES = {

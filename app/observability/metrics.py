@@ -187,6 +187,21 @@ _live_state = _LiveState()
 REGISTRY.register(_live_state)
 
 
+class _Build(Collector):
+    """Which build of the game rules this process runs (scripts/compile_engines.py)."""
+
+    def collect(self):
+        from engines import compiled
+
+        build = GaugeMetricFamily("asobiba_engines_compiled", "1 when the game rules run as the compiled "
+                                  "build (mypyc), 0 for pure Python.")
+        build.add_metric([], float(compiled.is_compiled()))
+        return [build]
+
+
+REGISTRY.register(_Build())
+
+
 def watch(hub=None, lifecycle=None) -> None:
     """Report this hub's rooms and sockets, and this lifecycle's shutdown flag, on each scrape."""
     if hub is not None:

@@ -173,7 +173,8 @@ def _peribit(view: dict, rng: random.Random):
     s.pending_ex, s.pending_pl, s.drawn = tuple(pending_ex), tuple(pending_pl), tuple(drawn)
     last = view["exchange"]["last"]
     s.last_exchange = None if last is None else tuple(last)
-    s.last, s.log, s.final = copy_plain([view["last_result"], view["log"], view["final"]])
+    s.last, log, s.final = copy_plain([view["last_result"], view["log"], view["final"]])
+    s.log = tuple(log)  # as the engine keeps it (the compiled build checks the field's type)
     s.log = tuple(s.log)
     s.rounds = tuple(dict(copy_plain(r), multas=[[m[name] for name in data.MARKS] for m in r["multas"]])
                      for r in view["rounds"])

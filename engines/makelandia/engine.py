@@ -105,7 +105,7 @@ class State:
         return o
 
 
-def new_game(num_players: int, seed: int, options: dict | None = None) -> State:
+def new_game(num_players: Any, seed: int, options: Any = None) -> State:
     if not isinstance(num_players, int) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
         raise InvalidAction(f"makelandia needs {MIN_PLAYERS}-{MAX_PLAYERS} players, got {num_players!r}")
     resolved = resolve_options(OPTIONS, options)
@@ -161,7 +161,7 @@ def awaiting(state: State) -> frozenset[int]:
 
 
 # ---- legal actions ------------------------------------------------------------------------------
-def legal_actions(state: State, seat: int) -> list[dict]:
+def legal_actions(state: State, seat: Any) -> list[dict]:
     check_seat(seat, state.n, system=True)
     if state.phase == DEFEND and seat == state.pending[1]:
         return [{"type": "defend", "cards": list(p)} for p in _plays(state.hands[seat])]
@@ -182,7 +182,7 @@ def legal_actions(state: State, seat: int) -> list[dict]:
 
 
 # ---- apply --------------------------------------------------------------------------------------
-def apply(state: State, seat: int, action: dict) -> State:
+def apply(state: State, seat: Any, action: Any) -> State:
     check_seat(seat, state.n, system=True)
     kind = _check_shape(action)
     if state.phase == OVER:
@@ -283,7 +283,7 @@ def _reinforce(state: State, seat: int, action: dict) -> State:
 
 
 # ---- view ---------------------------------------------------------------------------------------
-def view(state: State, seat: int | None) -> dict:
+def view(state: State, seat: Any) -> dict:
     """Everything ``seat`` may know (None = spectator). The only place views are built."""
     me = check_seat(seat, state.n, spectator=True)
     n = state.n
@@ -432,13 +432,13 @@ def check_invariants(state: State) -> None:
     assert len(state.log) <= LOG_KEEP
 
 
-def clock_seconds(state: State, seat: int) -> float | None:
+def clock_seconds(state: State, seat: Any) -> float | None:
     """The room clock (``turn_seconds``, default 60) for the turn player or the defender."""
     check_seat(seat, state.n, system=True)
     return seat_clock(state.options["turn_seconds"], seat, awaiting(state))
 
 
-def on_timeout(state: State, seat: int) -> dict:
+def on_timeout(state: State, seat: Any) -> dict:
     """Turn: wait. Defence (mandatory): the first legal play, i.e. the weakest single card."""
     check_seat(seat, state.n)
     if state.phase == DEFEND and seat == state.pending[1]:

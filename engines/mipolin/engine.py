@@ -30,6 +30,7 @@ replays are exact and no view can show a future draw.
 from __future__ import annotations
 
 import random
+from typing import Any
 from itertools import permutations
 
 from engines.mipolin import data
@@ -78,7 +79,7 @@ _SEAT_PHASE_KEY = {"pick": "picker", "bid": "bidder", "show": "shower"}
 
 
 # ---------------------------------------------------------------- state
-def new_game(num_players: int, seed: int, options: dict | None = None) -> dict:
+def new_game(num_players: Any, seed: int, options: Any = None) -> dict:
     if num_players != NUM_PLAYERS:
         raise InvalidAction(f"mipolin is a {NUM_PLAYERS}-player game, not {num_players!r} players")
     opts = resolve_options(OPTIONS, options)
@@ -115,7 +116,7 @@ def awaiting(state: dict) -> frozenset[int]:
 
 
 # ---------------------------------------------------------------- legal actions
-def legal_actions(state: dict, seat: int) -> list[dict]:
+def legal_actions(state: dict, seat: Any) -> list[dict]:
     check_seat(seat, NUM_PLAYERS, system=True)
     phase = state["phase"]
     if phase == "over" or seat not in awaiting(state):
@@ -146,7 +147,7 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
 
 
 # ---------------------------------------------------------------- apply
-def apply(state: dict, seat: int, action: dict) -> dict:
+def apply(state: dict, seat: Any, action: Any) -> dict:
     check_seat(seat, NUM_PLAYERS, system=True)
     kind = _validate(action)
     phase = state["phase"]
@@ -328,7 +329,7 @@ _HANDLERS = {
 # check: until the next player's turn is over). A player who is out gets the public view (a
 # spectator's log: the solution stays hidden from them, ruling). The culprit and the location are
 # shown to everybody only once the game is over.
-def view(s: dict, seat: int | None) -> dict:
+def view(s: dict, seat: Any) -> dict:
     """Everything ``seat`` (None = spectator) may know. The only place views are built; every
     call builds new objects (nothing shared with the state or another seat's view)."""
     me = check_seat(seat, NUM_PLAYERS, spectator=True)
@@ -448,13 +449,13 @@ def state_from_json(data_: dict) -> dict:
     return copy_plain(data_)
 
 
-def clock_seconds(state: dict, seat: int) -> float | None:
+def clock_seconds(state: dict, seat: Any) -> float | None:
     """The room clock (``turn_seconds``, default 60) for the awaited seat's decision."""
     check_seat(seat, NUM_PLAYERS, system=True)
     return seat_clock(state["opts"].get("turn_seconds", 0), seat, awaiting(state))
 
 
-def on_timeout(state: dict, seat: int) -> dict:
+def on_timeout(state: dict, seat: Any) -> dict:
     """A plain legal action for a seat whose clock ran out: pass / the lowest bid, end the turn
     without accusing, reveal a card that cannot time out if there is one, else the first option."""
     legal = legal_actions(state, check_seat(seat, NUM_PLAYERS))

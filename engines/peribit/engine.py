@@ -97,8 +97,31 @@ class State:
     shuffles: int
 
     def copy(self) -> "State":
+        # Shallow (fields are tuples / never-mutated dicts), field by field: the compiled build
+        # (mypyc) makes State a native class, which has no __dict__ to update from.
         new = State.__new__(State)
-        new.__dict__.update(self.__dict__)  # shallow: fields are tuples / never-mutated dicts
+        new.seed = self.seed
+        new.options = self.options
+        new.round = self.round
+        new.placement = self.placement
+        new.step = self.step
+        new.deck = self.deck
+        new.lanes = self.lanes
+        new.hands = self.hands
+        new.multas = self.multas
+        new.metus = self.metus
+        new.metus_start = self.metus_start
+        new.stella = self.stella
+        new.eligible = self.eligible
+        new.pending_ex = self.pending_ex
+        new.pending_pl = self.pending_pl
+        new.drawn = self.drawn
+        new.last_exchange = self.last_exchange
+        new.last = self.last
+        new.log = self.log
+        new.rounds = self.rounds
+        new.final = self.final
+        new.shuffles = self.shuffles
         return new
 
 
@@ -106,7 +129,7 @@ class State:
 
 
 # -- setup ---------------------------------------------------------------------------------
-def new_game(num_players: int, seed: int, options: dict | None = None) -> State:
+def new_game(num_players: Any, seed: int, options: Any = None) -> State:
     if num_players != NUM_PLAYERS:
         raise InvalidAction(f"peribit is for exactly 2 players, not {num_players!r}")
     s = State.__new__(State)
@@ -131,7 +154,7 @@ def awaiting(state: State) -> frozenset[int]:
         return frozenset((SYSTEM,))
     return frozenset()
 
-def legal_actions(state: State, seat: int) -> list[dict]:
+def legal_actions(state: State, seat: Any) -> list[dict]:
     if check_seat(seat, NUM_PLAYERS, system=True) == SYSTEM:
         return [{"type": "next_round"}] if state.step == BETWEEN else []
     if state.step == PLACE and state.pending_pl[seat] is None:
@@ -145,7 +168,7 @@ def legal_actions(state: State, seat: int) -> list[dict]:
     return []
 
 # -- apply ---------------------------------------------------------------------------------
-def apply(state: State, seat: int, action: dict) -> State:
+def apply(state: State, seat: Any, action: Any) -> State:
     check_seat(seat, NUM_PLAYERS, system=True)
     kind = _validate(action)
     if seat == SYSTEM:
@@ -193,11 +216,11 @@ def apply(state: State, seat: int, action: dict) -> State:
     return _decide_placement(state, seat, (-1, mark, False))
 
 # -- clocks and server steps ---------------------------------------------------------------
-def clock_seconds(state: State, seat: int) -> float | None:
+def clock_seconds(state: State, seat: Any) -> float | None:
     check_seat(seat, NUM_PLAYERS, system=True)
     return seat_clock(state.options["placement_clock"], seat, awaiting(state))
 
-def on_timeout(state: State, seat: int) -> dict:
+def on_timeout(state: State, seat: Any) -> dict:
     return {"type": "timeout", "seat": check_seat(seat, NUM_PLAYERS)}
 
 def delay(state: State) -> float:
@@ -218,7 +241,7 @@ def _round_view(r: dict) -> dict:
     return r
 
 
-def view(s: State, seat: int | None) -> dict:
+def view(s: State, seat: Any) -> dict:
     """Everything ``seat`` (None = spectator) may know. The only place views are built; every
     call builds new objects (nothing shared with the state or another seat's view)."""
     viewer = check_seat(seat, NUM_PLAYERS, spectator=True)

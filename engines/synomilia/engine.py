@@ -94,13 +94,30 @@ class State:
     game_end: Any  # None until the end, then a dict
 
     def copy(self) -> "State":
+        # Field by field, not a loop over __slots__: the compiled build (mypyc) makes State a native
+        # class, which has no __slots__ to read. tests/engines/test_synomilia.py checks every field.
         new = State.__new__(State)
-        for name in State.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.seed = self.seed
+        new.options = self.options
+        new.phase = self.phase
+        new.bout = self.bout
+        new.start = self.start
+        new.turn = self.turn
+        new.chips = self.chips
+        new.pile = self.pile
+        new.markers = self.markers
+        new.available = self.available
+        new.predictions = self.predictions
+        new.plays = self.plays
+        new.last_actor = self.last_actor
+        new.first_revealer = self.first_revealer
+        new.end_condition = self.end_condition
+        new.history = self.history
+        new.game_end = self.game_end
         return new
 
 
-def new_game(num_players: int, seed: int, options: dict | None = None) -> State:
+def new_game(num_players: Any, seed: int, options: Any = None) -> State:
     if num_players != data.NUM_PLAYERS:
         raise InvalidAction(f"synomilia is for exactly {data.NUM_PLAYERS} players, not {num_players!r}")
     state = State()
@@ -136,7 +153,7 @@ def awaiting(state: State) -> frozenset[int]:
 
 
 # ---------------------------------------------------------------- legal actions
-def legal_actions(state: State, seat: int) -> list[dict]:
+def legal_actions(state: State, seat: Any) -> list[dict]:
     check_seat(seat, data.NUM_PLAYERS, system=True)
     phase = state.phase
     if phase == PLAY:
@@ -160,7 +177,7 @@ def legal_actions(state: State, seat: int) -> list[dict]:
 
 
 # ---------------------------------------------------------------- apply
-def apply(state: State, seat: int, action: dict) -> State:
+def apply(state: State, seat: Any, action: Any) -> State:
     check_seat(seat, data.NUM_PLAYERS, system=True)
     kind, value = _parse(action)
     phase = state.phase
@@ -250,7 +267,7 @@ def apply(state: State, seat: int, action: dict) -> State:
 _FACE = {"s": "sun", "m": "moon"}
 
 
-def view(state: State, seat: int | None) -> dict:
+def view(state: State, seat: Any) -> dict:
     """Everything ``seat`` (None = spectator) may know. The only place views are built; every
     call builds new objects (nothing shared with the state or another seat's view)."""
     seat = check_seat(seat, data.NUM_PLAYERS, spectator=True)
@@ -404,13 +421,13 @@ def delay(state: State) -> float:
     return float(state.options["reveal_delay"]) if state.phase == REVEAL else 0.0
 
 
-def clock_seconds(state: State, seat: int) -> float | None:
+def clock_seconds(state: State, seat: Any) -> float | None:
     """The room clock for an awaited seat (``turn_seconds``), or None when there is no clock."""
     check_seat(seat, data.NUM_PLAYERS, system=True)
     return seat_clock(state.options.get("turn_seconds", 0), seat, awaiting(state))
 
 
-def on_timeout(state: State, seat: int) -> dict:
+def on_timeout(state: State, seat: Any) -> dict:
     """The SYSTEM action the server applies when ``seat``'s clock runs out (see module docstring)."""
     if check_seat(seat, data.NUM_PLAYERS) == SYSTEM or seat not in awaiting(state):
         raise IllegalAction(f"seat {seat!r} is not awaited, no timeout applies (phase {state.phase})")

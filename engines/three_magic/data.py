@@ -9,7 +9,7 @@ copies 0-2 of the numbers 1-4 carry a star, no 0 does. A card's *type* is ``card
 from __future__ import annotations
 
 NUM_PLAYERS = 3
-ELEMENTS = ("fire", "wood", "water")
+ELEMENTS: tuple[str, ...] = ("fire", "wood", "water")
 FIRE = 0
 NUMBERS = 5  # 0-4
 COPIES = 4
@@ -24,9 +24,9 @@ HAND_SIZE = 8
 SPARE_SIZE = 5  # the first card of the spare is revealed as the first catalyst indicator
 
 # Number sequences that make a spell (3 cards of one element, in hand order).
-EQUAL_SPELLS = ((0, 0, 0), (1, 1, 1), (2, 2, 2), (3, 3, 3), (4, 4, 4))
-ASCENDING_SPELLS = ((0, 1, 2), (1, 2, 3), (2, 3, 4), (3, 4, 0))
-DESCENDING_SPELLS = ((0, 4, 3), (4, 3, 2), (3, 2, 1), (2, 1, 0))
+EQUAL_SPELLS: tuple[tuple[int, int, int], ...] = ((0, 0, 0), (1, 1, 1), (2, 2, 2), (3, 3, 3), (4, 4, 4))
+ASCENDING_SPELLS: tuple[tuple[int, int, int], ...] = ((0, 1, 2), (1, 2, 3), (2, 3, 4), (3, 4, 0))
+DESCENDING_SPELLS: tuple[tuple[int, int, int], ...] = ((0, 4, 3), (4, 3, 2), (3, 2, 1), (2, 1, 0))
 
 # Pledges (誓約): price by [pledge index][own element?]; at most MAX_PLEDGES per player per match.
 PLEDGE_PRICE = {(0, True): 10, (0, False): 30, (1, True): 30, (1, False): 90}

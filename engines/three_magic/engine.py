@@ -45,6 +45,7 @@ legal action (insert at the end / discard the drawn card / pass), no server-only
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from engines.plain import copy_plain
 from engines.protocol import SYSTEM, IllegalAction, InvalidAction, check_seat, clock_option, resolve_options, seat_clock
@@ -76,7 +77,7 @@ TOTAL_OD = data.START_OD * data.NUM_PLAYERS
 
 
 # ---------------------------------------------------------------- state
-def new_game(num_players: int, seed: int, options: dict | None = None) -> dict:
+def new_game(num_players: Any, seed: int, options: Any = None) -> dict:
     if num_players != data.NUM_PLAYERS:
         raise InvalidAction(f"Three Magic is for exactly 3 players, not {num_players!r}")
     opts = resolve_options(OPTIONS, options)
@@ -115,7 +116,7 @@ def state_from_json(data_: dict) -> dict:
 
 
 # ---------------------------------------------------------------- legal actions
-def legal_actions(state: dict, seat: int) -> list[dict]:
+def legal_actions(state: dict, seat: Any) -> list[dict]:
     if check_seat(seat, data.NUM_PLAYERS, system=True) not in awaiting(state):
         return []
     phase = state["phase"]
@@ -145,7 +146,7 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
 
 
 # ---------------------------------------------------------------- apply
-def apply(state: dict, seat: int, action: dict) -> dict:
+def apply(state: dict, seat: Any, action: Any) -> dict:
     check_seat(seat, data.NUM_PLAYERS, system=True)
     kind = _validate(action)
     if seat not in awaiting(state):
@@ -261,7 +262,7 @@ def _apply_call(state, seat, kind, action):
 # order, its drawn card and where it inserted it, its tenpai waits, its own pending call choice, and
 # (the dealer's) its tenpai hand after an exhaustive draw.
 # Never: other hands, the pile, the spare, other seats' call choices or whether a seat can call.
-def view(s: dict, seat: int | None) -> dict:
+def view(s: dict, seat: Any) -> dict:
     """Everything ``seat`` (None = spectator) may know. The only place views are built; every
     call builds new objects (nothing shared with the state or another seat's view)."""
     me = check_seat(seat, data.NUM_PLAYERS, spectator=True)
@@ -411,12 +412,12 @@ def delay(state: dict) -> float:
     return 0.0
 
 
-def clock_seconds(state: dict, seat: int) -> float | None:
+def clock_seconds(state: dict, seat: Any) -> float | None:
     check_seat(seat, data.NUM_PLAYERS, system=True)
     return seat_clock(state["opts"]["turn_seconds"], seat, awaiting(state))
 
 
-def on_timeout(state: dict, seat: int) -> dict:
+def on_timeout(state: dict, seat: Any) -> dict:
     """An ordinary legal action for a late seat: keep the drawn card at the end of the hand (or
     discard it in riichi), discard the card just drawn, or pass on a call."""
     check_seat(seat, data.NUM_PLAYERS)

@@ -4,8 +4,11 @@ round-trip through JSON at every step, give valid outcomes and JSON-safe views."
 
 from __future__ import annotations
 
+import ast
 import copy
+import importlib
 import json
+import pathlib
 import random
 
 import pytest
@@ -87,10 +90,6 @@ def test_every_game_has_the_same_shape(game_id):
     with the rules' gist as its docstring, the metadata and the members as module functions (no
     class of its own, so the compiled build compiles the rules whole); nothing else in the package
     imports engine.py (no cycles)."""
-    import ast
-    import importlib
-    import pathlib
-
     package = pathlib.Path(engines.__file__).parent / game_id
     assert (package / "data.py").is_file() and (package / "engine.py").is_file()
     module = importlib.import_module(f"engines.{game_id}.engine")
@@ -100,7 +99,8 @@ def test_every_game_has_the_same_shape(game_id):
         if hasattr(module, name):
             assert getattr(engine, name) is getattr(module, name), name
     assert not any(isinstance(value, type) and issubclass(value, Engine) for value in vars(module).values())
-    assert len(module.__doc__) > 400, "engine.py's docstring gives the rules' gist"
+    source = (package / "engine.py").read_text()
+    assert len(ast.get_docstring(ast.parse(source)) or "") > 400, "engine.py's docstring gives the rules' gist"
     for name in ("ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "VERSION", "OPTIONS"):
         assert hasattr(module, name), name
     assert (module.ID, module.TITLE, module.MIN_PLAYERS, module.MAX_PLAYERS) == (
@@ -377,3 +377,31 @@ def test_a_view_shares_nothing_mutable(game_id):
                     assert json.dumps(views[v], sort_keys=True) == expected[v], (game_id, changed, v)
                 assert json.dumps(engine.view(state, v), sort_keys=True) == expected[v], (game_id, changed, v)
             assert engine.state_to_json(state) == before
+
+
+@pytest.mark.parametrize("game_id", [game_id for game_id in ENGINE_IDS
+                                     if hasattr(importlib.import_module(f"engines.{game_id}.engine"), "State")])
+def test_a_copied_state_has_every_field(game_id):
+    """A game's ``State.copy`` names its fields one by one (the compiled build's native classes have
+    no ``__slots__`` or ``__dict__`` to copy from): a field added to the class and forgotten there
+    would be unset in every copy."""
+    source = (pathlib.Path(engines.__file__).parent / game_id / "engine.py").read_text()
+    state_class = next(node for node in ast.parse(source).body if isinstance(node, ast.ClassDef) and node.name == "State")
+    fields = [node.target.id for node in state_class.body if isinstance(node, ast.AnnAssign)]
+    if not fields:  # declared by __slots__ alone
+        slots = next(node for node in state_class.body if isinstance(node, ast.Assign)
+                     and any(isinstance(t, ast.Name) and t.id == "__slots__" for t in node.targets))
+        fields = list(ast.literal_eval(slots.value))
+    assert len(fields) > 10
+    engine = engines.get(game_id)
+    for num_players in player_counts(engine):
+        state = engine.new_game(num_players, 1)
+        rng = random.Random(1)
+        for _ in range(12):  # some way into the match, so the fields hold more than their first values
+            awaited = sorted(engine.awaiting(state))
+            if not awaited:
+                break
+            seat = SYSTEM if SYSTEM in awaited else rng.choice(awaited)
+            state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+        copied = state.copy()
+        assert [getattr(copied, name) for name in fields] == [getattr(state, name) for name in fields]

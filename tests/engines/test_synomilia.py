@@ -575,3 +575,4 @@ def test_view_has_public_table_state_and_bout_explanation():
     assert lb["payout"][2] == {"step": "moons", "due": 1, "paid": 1, "from": "loser"}
     assert lb["received"] == 5 and lb["chips_after"] == [19, 11] == list(after.chips)
     assert E.view(after, 1)["used"] == [[2], [6]]
+

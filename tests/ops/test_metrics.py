@@ -3,6 +3,7 @@ gauges that follow the sockets and rooms of the process."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import httpx
@@ -111,5 +112,6 @@ def test_the_server_process_times_its_garbage_collections(tmp_path):
         assert 0 < value(again, "asobiba_gc_pause_max_seconds") < 5
         # The loop-lag probe ticks (every 25 ms by default) from the start.
         assert value(again, "asobiba_loop_lag_seconds_count") > 0
+        assert value(again, "asobiba_engines_compiled") == float(os.environ.get("ASOBIBA_EXPECT_COMPILED") == "1")
     finally:
         server.stop()
