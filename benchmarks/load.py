@@ -47,10 +47,13 @@ sys.path.insert(0, str(ROOT))
 from app.observability.gc_tuning import NEVER  # noqa: E402
 from app.observability.loop_lag import LoopLagProbe  # noqa: E402
 from app.settings import Settings  # noqa: E402
+from engines.compiled import built_files  # noqa: E402
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 METRICS_TOKEN = "load-benchmark-metrics-Jq7Wn2Rv8Kx4Lz6Tb9Pc"
+# Which build of the game rules the server runs: scripts/compile_engines.py makes the compiled one.
+RULES = "compiled" if built_files() else "python"
 
 
 def proc_ticks(pid: int) -> int | None:
@@ -486,7 +489,8 @@ async def run_load(args, base: str, server_pid: int) -> dict:
     sockets = 2 * len(all_rooms) + args.spectators
     view_frames, view_bytes = window.pop("view_frames"), window.pop("view_bytes")
     return {
-        "impl": "asobiba", "rooms": args.rooms, "spectators": args.spectators, "duration_s": args.duration,
+        "impl": "asobiba", "rules": RULES, "rooms": args.rooms, "spectators": args.spectators,
+        "duration_s": args.duration,
         "database": "postgresql" if args.postgres else "sqlite", **window,
         "bytes_per_view": round(view_bytes / view_frames) if view_frames else None,
         "closes": dict(stats.closes), "http_5xx": stats.http_5xx,
@@ -535,7 +539,7 @@ async def run_pace(args, base: str, server_pid: int) -> dict:
         await tables.close()
     passed = [s for s in steps if s["lat_ms_p99"] is not None and s["lat_ms_p99"] <= args.p99_limit]
     best = passed[-1] if passed else None
-    return {"impl": "asobiba", "mode": "pace", "pace_s": list(args.pace), "p99_limit_ms": args.p99_limit,
+    return {"impl": "asobiba", "rules": RULES, "mode": "pace", "pace_s": list(args.pace), "p99_limit_ms": args.p99_limit,
             "database": "postgresql" if args.postgres else "sqlite", "duration_s": args.duration,
             "capacity_tables": best["tables"] if best else 0,
             "capacity_reached": len(passed) < len(steps),

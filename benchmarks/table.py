@@ -30,7 +30,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+from engines.compiled import built_files  # noqa: E402
+
+RULES = "compiled" if built_files() else "pure Python"
 
 
 def find_peer() -> Path | None:
@@ -214,7 +219,8 @@ def main() -> int:
             peer.close()
     minutes = (time.time() - started) / 60
     print(f"\nAt {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {minutes:.1f} minutes, "
-          f"{duration:g} s windows, load average before the end {os.getloadavg()[0]:.1f} "
+          f"{duration:g} s windows, load average before the end {os.getloadavg()[0]:.1f}, "
+          f"game rules: {RULES} (scripts/compile_engines.py) "
           f"(results: {out_path})\n")
     print("\n".join(lines))
     print("\nHuman pace (a move every 2–5 s per table, one spectator per table), server pinned to one core:\n")
