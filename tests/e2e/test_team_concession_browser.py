@@ -1,7 +1,8 @@
 """Makelandia's team concession in Chromium, as the two players of one team see it: one proposes
 (her page says the proposal is hers, with a way to withdraw it), her teammate's page asks him to
-agree or keep playing, the other team's page only hears of it; he agrees, and every page shows the
-end: the team conceded, nobody is awaited. Four people, seated by the REST API (the teams come from
+agree or keep playing, above the table (it was under the chat on a phone, out of sight), the other
+team's page only hears of it; he agrees, and every page shows the end: the team conceded, nobody
+is awaited. Four people, seated by the REST API (the teams come from
 the seed); the two teammates play in their own browser contexts, one of the other team in a third."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import httpx
 
 from tests.e2e.test_evening_browser import says_the_match_is_over
-from tests.support.browser import DESKTOP, PHONE, wait_for_table, watch_errors
+from tests.support.browser import DESKTOP, PHONE, box_of, wait_for_table, watch_errors
 from tests.support.clients import Api
 from tests.support.driver import setup_room
 
@@ -48,12 +49,15 @@ def test_a_team_concedes_when_both_of_its_players_agree(server, browser, shots):
     asked.wait_for()
     assert f"Your team: {names[first]} proposed to concede." in asked.inner_text()
     assert asked.locator("#concede-decline").inner_text() == "Keep playing"
+    for page, proposal in ((teammate, asked), (proposer, mine)):  # above the table, not under the chat
+        box, table = box_of(proposal), box_of(page.locator("#table"))
+        assert box["y"] + box["height"] <= table["y"], (box, table)
     heard = other.locator("#concede-theirs")
     heard.wait_for()
     assert f"The other team: {names[first]} proposed to concede." in heard.inner_text()
     assert other.locator("#concede-agree").count() == 0  # not theirs to agree to
     teammate.screenshot(path=str(shots / "concession-asked-390.png"), full_page=True)
-    proposer.screenshot(path=str(shots / "concession-proposed-1280.png"))
+    proposer.screenshot(path=str(shots / "concession-proposed-1280.png"), full_page=True)
     assert httpx.get(f"{server.base_url}/api/rooms/{room_id}/view").json()["outcome"] is None
 
     asked.locator("#concede-agree").click()
