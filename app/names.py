@@ -19,6 +19,7 @@ show confusable names."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 from importlib import resources
@@ -102,17 +103,27 @@ def check_player_name(session, name: str, player_id: str | None = None) -> str:
     return key
 
 
+# A bot named "Bot <n>" (app/routers/bots.py) reads "ボット<n>" on a Japanese page (static/i18n.js).
+_BOT_SHOWN_IN_JAPANESE = re.compile(r"^\s*ボット\s*(\d+)\s*$")
+
+
+def seat_skeleton(name: str) -> str:
+    """A seated name's skeleton as a reader in either language sees it: "ボット1" is "Bot 1"."""
+    return skeleton(_BOT_SHOWN_IN_JAPANESE.sub(r"Bot \1", unicodedata.normalize("NFKC", name)))
+
+
 def check_seat_mates(session, room_id: str, player_id: str, name: str) -> None:
     """Refuse to seat ``player_id`` as ``name`` in a room where another seated player's name looks
-    the same (two seats that read "Hanako" could not be told apart)."""
+    the same (two seats that read "Hanako" could not be told apart), in English or in Japanese (a
+    guest "ボット1" beside the bot "Bot 1" of a Japanese page)."""
     from sqlalchemy import select
 
     from app.models import Player, RoomSeat
 
-    key = skeleton(name)
+    key = seat_skeleton(name)
     others = session.scalars(select(Player.name).join(RoomSeat, RoomSeat.player_id == Player.id)
                              .where(RoomSeat.room_id == room_id, RoomSeat.player_id != player_id))
-    if any(skeleton(other) == key for other in others):
+    if any(seat_skeleton(other) == key for other in others):
         raise ApiError(409, "name_confusable_in_room", f"someone at this table is already called {name.strip()!r} "
                        "or a name that looks the same: change your name to sit here")
 

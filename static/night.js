@@ -3,9 +3,9 @@
 // with its points and its replay, the current table, the shareable link, and the host's settings.
 // Anyone holding the link may follow the night; the page reads it again every few seconds.
 import { h } from "/static/dom.js";
-import { getLang, shownName, t } from "/static/i18n.js";
+import { getLang, t } from "/static/i18n.js";
 import { api, ensurePlayer, gameTitle, store, toast } from "/static/client.js";
-import { scoringText, standingsTable } from "/static/night_panel.js";
+import { scoringText, shownNames, standingsTable } from "/static/night_panel.js";
 
 const main = document.getElementById("main");
 const nightId =
@@ -18,13 +18,6 @@ let chartFor = null;
 function title(id) {
   const game = games.find((g) => g.id === id);
   return game ? gameTitle(game, getLang()) : id;
-}
-
-/** The night with its players' names as shown (a bot is "ボット1" on a Japanese page). */
-function shownNames(night) {
-  const bots = new Set((night.players || []).filter((p) => p.bot).map((p) => p.player_id));
-  const show = (p) => ({ ...p, name: shownName({ ...p, bot: bots.has(p.player_id) }) });
-  return { ...night, players: (night.players || []).map(show), standings: (night.standings || []).map(show) };
 }
 
 function nameOf(night, id) {

@@ -4,7 +4,7 @@
 // table's first match its host may make it a game night. The board is read again when the match
 // ends, so every page of the table shows the same totals as the night's page.
 import { h, steadyWhilePressed } from "/static/dom.js";
-import { getLang, t } from "/static/i18n.js";
+import { getLang, shownName, t } from "/static/i18n.js";
 import { gameTitle } from "/static/client.js";
 
 export function scoringText(night) {
@@ -14,6 +14,13 @@ export function scoringText(night) {
       : t("3/2/1/0 points by place", "順位で3/2/1/0点");
   const best = night.best_of ? t(` · best of ${night.best_of}`, ` · ${night.best_of}戦先取制`) : "";
   return how + best;
+}
+
+/** The night with its players' names as shown (a bot is "ボット1" on a Japanese page). */
+export function shownNames(night) {
+  const bots = new Set((night.players || []).filter((p) => p.bot).map((p) => p.player_id));
+  const show = (p) => ({ ...p, name: shownName({ ...p, bot: bots.has(p.player_id) }) });
+  return { ...night, players: (night.players || []).map(show), standings: (night.standings || []).map(show) };
 }
 
 /** The standings as a table: rows carry ``data-player``; the total is in ``.night-total``. */
@@ -108,7 +115,7 @@ export class NightPanel {
     const room = this.page.room;
     if (!room?.night_id) return;
     try {
-      this.night = await this.page.api("GET", `/api/nights/${encodeURIComponent(room.night_id)}`);
+      this.night = shownNames(await this.page.api("GET", `/api/nights/${encodeURIComponent(room.night_id)}`));
     } catch {
       return;
     }

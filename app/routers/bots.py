@@ -11,13 +11,14 @@ from typing import Annotated, cast, get_args, Literal
 
 from fastapi import APIRouter, Body, Path
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from engines.bots import DEFAULT_LEVEL, LEVELS
 from app import store
 from app.deps import CurrentPlayer, DbDep, HubDep
 from app.errors import ApiError, bad_seat, seat_name
 from app.limits.rest import rate_limit
+from app.names import seat_skeleton
 from app.models import Player, RoomSeat
 from app.rematch.confirm import confirm as confirm_rematch
 from app.schemas import MAX_SEATS, RoomId, SeatNumber
@@ -36,12 +37,17 @@ class AddBot(BaseModel):
 
 
 def _bot_name(session, room_id: str) -> str:
-    """'Bot <n>', numbered within the room so several bots can be told apart. Short, and the same
-    in both languages: the room already says which game it is, and "Bot Mipolin the Game 1" was
-    English on a Japanese page and cut short in a phone's seat chip."""
-    bots = session.scalar(select(func.count()).select_from(RoomSeat).join(Player, Player.id == RoomSeat.player_id)
-                          .where(RoomSeat.room_id == room_id, Player.is_bot.is_(True))) or 0
-    return f"Bot {bots + 1}"
+    """'Bot <n>', numbered within the room so several bots can be told apart (a Japanese page
+    shows "ボット<n>"). Short: the room already says which game it is, and "Bot Mipolin the Game 1"
+    was English on a Japanese page and cut short in a phone's seat chip. A number a seated person's
+    name already reads as ("Bot 2", "ボット2") is skipped: no two seats may look the same."""
+    seated = session.execute(select(Player.name, Player.is_bot).join(RoomSeat, RoomSeat.player_id == Player.id)
+                             .where(RoomSeat.room_id == room_id)).all()
+    taken = {seat_skeleton(name) for name, _ in seated}
+    number = sum(1 for _, is_bot in seated if is_bot) + 1
+    while seat_skeleton(f"Bot {number}") in taken:
+        number += 1
+    return f"Bot {number}"
 
 
 @router.post("/{room_id}/bots", summary="Seat a bot (host only)", dependencies=[rate_limit("actions")], responses={

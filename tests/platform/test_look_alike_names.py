@@ -130,3 +130,20 @@ def test_existing_accounts_get_their_skeleton_and_older_keeps_a_shared_one(empty
     assert rows == {"p0": "hanako", "p1": None, "p2": "taro"}
     command.downgrade(config, "0009")
     command.upgrade(config, "head")
+
+
+def test_a_bot_and_a_person_never_read_the_same_in_either_language(server):
+    """A bot "Bot 1" reads "ボット1" on a Japanese page (static/i18n.js): a guest called "ボット1"
+    may not sit beside it, and a bot seated beside a person called so takes the next number."""
+    aki = Api.new_player(server.base_url, "Aki")
+    room_id = aki.post("/api/rooms", {"game": "mipolin", "seats": 3}).json()["id"]
+    assert aki.post(f"/api/rooms/{room_id}/bots", {"seat": 1}).status_code == 200
+    impostor = Api.new_player(server.base_url, "ボット１")  # full-width digit: the same name after NFKC
+    assert error(impostor.post(f"/api/rooms/{room_id}/join"), 409) == "name_confusable_in_room"
+
+    room_id = aki.post("/api/rooms", {"game": "mipolin", "seats": 3}).json()["id"]
+    guest = Api.new_player(server.base_url, "ボット1")
+    assert guest.post(f"/api/rooms/{room_id}/join", {"seat": 1}).status_code == 200
+    assert aki.post(f"/api/rooms/{room_id}/bots", {"seat": 2}).status_code == 200
+    seats = Api(server.base_url).get(f"/api/rooms/{room_id}").json()["seats"]
+    assert [s["name"] for s in seats] == ["Aki", "ボット1", "Bot 2"]
