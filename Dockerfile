@@ -3,7 +3,9 @@
 FROM python:3.11-slim AS rules
 WORKDIR /srv/asobiba
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*
-# mypy (which contains mypyc) and setuptools at the versions requirements/test.txt and pyproject.toml pin.
+# mypy (which contains mypyc) at the version requirements/test.txt pins, and setuptools at the
+# version pyproject.toml's build needs. (Not hash-checked like the app's own packages: only their
+# output, the compiled files, reaches the image.)
 RUN pip install --no-cache-dir mypy==2.4.1 setuptools==84.2.1
 COPY pyproject.toml ./
 COPY engines ./engines
@@ -27,7 +29,9 @@ COPY static ./static
 COPY --from=rules /srv/asobiba/engines ./engines
 COPY --from=rules /srv/asobiba/asobiba_engines__mypyc*.so ./
 RUN pip install --no-cache-dir --no-deps -e .
-ENV HOST=0.0.0.0 PORT=8000
+# PYTHONPATH: the compiled rules' shared library lies at the top of the tree, where the editable
+# install's finder (which maps only app/ and engines/) does not look; found from any working directory.
+ENV HOST=0.0.0.0 PORT=8000 PYTHONPATH=/srv/asobiba
 EXPOSE 8000
 # Liveness (docs/operations.md): the process answers. Readiness (/readyz) is for load balancers.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \

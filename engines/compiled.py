@@ -23,6 +23,8 @@ SOURCES = (
     "engines/mipolin/data.py", "engines/mipolin/engine.py",
     "engines/makelandia/data.py", "engines/makelandia/engine.py",
 )
+# Hashed with them: not compiled, but the compiled code is built against its types.
+HASHED = SOURCES + ("engines/protocol.py",)
 GROUP = "asobiba_engines"  # mypyc's shared library: <GROUP>__mypyc.<suffix> in ROOT
 STAMP = ROOT / "engines" / "compiled.json"
 
@@ -48,8 +50,12 @@ def _stamp(root: Path) -> Path:
     return root / STAMP.relative_to(ROOT)
 
 
-def write_stamp(root: Path = ROOT) -> None:
-    hashes = {source: _hash(root, source) for source in SOURCES}
+def source_hashes(root: Path = ROOT) -> dict[str, str]:
+    """Taken before a build starts, so a file saved while it compiles shows as newer than it."""
+    return {source: _hash(root, source) for source in HASHED}
+
+
+def write_stamp(hashes: dict[str, str], root: Path = ROOT) -> None:
     _stamp(root).write_text(json.dumps({"sources": hashes}, indent=1) + "\n")
 
 
@@ -68,7 +74,7 @@ def check(root: Path = ROOT) -> None:
         built = json.loads(_stamp(root).read_text())["sources"]
     except (OSError, ValueError, KeyError, TypeError):
         built = {}
-    stale = [source for source in SOURCES if built.get(source) != _hash(root, source)]
+    stale = [source for source in HASHED if built.get(source) != _hash(root, source)]
     if stale:
         raise StaleBuild(f"the compiled game rules are older than {', '.join(stale)}: rebuild them with "
                          "`.venv/bin/python scripts/compile_engines.py`, or remove them with `--clean`")

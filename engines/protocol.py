@@ -65,8 +65,8 @@ class InvalidAction(IllegalAction):
 
 
 class Engine:
-    """The engine protocol as a base class. A game's ``engine.py`` subclasses it, sets the metadata
-    and names its functions as the members (``apply = staticmethod(apply)``); the optional members
+    """The engine protocol as a base class. ``engine_of`` makes a game's engine object as a subclass
+    of it: the game's metadata, and its ``engine.py`` functions as the members; the optional members
     keep these defaults unless the game has them."""
 
     id: str

@@ -38,12 +38,13 @@ def build() -> None:
 
     os.chdir(ROOT)
     clean()
+    hashes = compiled.source_hashes()
     with tempfile.TemporaryDirectory() as temp:
         setup(name="asobiba-engines", packages=[],
               ext_modules=mypycify(list(compiled.SOURCES), opt_level="3", group_name=compiled.GROUP, multi_file=True),
               script_args=["-q", "build_ext", "--inplace", "--build-temp", temp, "--parallel", str(os.cpu_count() or 1)])
     shutil.rmtree(ROOT / "build", ignore_errors=True)  # mypyc's generated C (kept there by mypycify)
-    compiled.write_stamp()
+    compiled.write_stamp(hashes)
     print(f"compiled {len(compiled.SOURCES)} modules: {', '.join(compiled.SOURCES)}")
 
 

@@ -106,11 +106,13 @@ class _Largest:
 
     Locked: a process may run several event loops in threads (the tests' servers; the garbage
     collector's callback runs in whichever thread collects), and an unlocked compare-then-store
-    could let a smaller value overwrite a larger one seen at the same moment."""
+    could let a smaller value overwrite a larger one seen at the same moment. Re-entrant: a garbage
+    collection can start inside ``take`` (any allocation) and its callback observe the same holder
+    in the same thread."""
 
     def __init__(self):
         self.value = 0.0
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
 
     def observe(self, value: float) -> None:
         with self._lock:

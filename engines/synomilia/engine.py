@@ -95,7 +95,7 @@ class State:
 
     def copy(self) -> "State":
         # Field by field, not a loop over __slots__: the compiled build (mypyc) makes State a native
-        # class, which has no __slots__ to read. tests/engines/test_synomilia.py checks every field.
+        # class, which has no __slots__ to read. tests/engines/test_contract.py checks every field.
         new = State.__new__(State)
         new.seed = self.seed
         new.options = self.options

@@ -16,7 +16,7 @@ from engines import compiled
 
 @pytest.fixture
 def sources(tmp_path):
-    for source in compiled.SOURCES:
+    for source in compiled.HASHED:
         (tmp_path / source).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(compiled.ROOT / source, tmp_path / source)
     return tmp_path
@@ -36,17 +36,37 @@ def test_no_build_is_pure_python_and_passes(sources):
 
 def test_a_build_matching_its_sources_passes(sources):
     fake_build(sources)
-    compiled.write_stamp(sources)
+    compiled.write_stamp(compiled.source_hashes(sources), sources)
     compiled.check(sources)
     assert len(compiled.built_files(sources)) == len(compiled.SOURCES) + 1
 
 
 def test_a_source_edited_after_the_build_is_refused_with_what_to_do(sources):
     fake_build(sources)
-    compiled.write_stamp(sources)
+    compiled.write_stamp(compiled.source_hashes(sources), sources)
     with open(sources / "engines/synomilia/engine.py", "a") as source:
         source.write("\n# edited\n")
     with pytest.raises(compiled.StaleBuild, match=r"engines/synomilia/engine\.py.*compile_engines\.py"):
+        compiled.check(sources)
+
+
+def test_a_protocol_edited_after_the_build_is_refused_too(sources):
+    """engines/protocol.py is not compiled, but the compiled rules were built against its types."""
+    fake_build(sources)
+    compiled.write_stamp(compiled.source_hashes(sources), sources)
+    with open(sources / "engines/protocol.py", "a") as source:
+        source.write("\n# edited\n")
+    with pytest.raises(compiled.StaleBuild, match=r"engines/protocol\.py"):
+        compiled.check(sources)
+
+
+def test_a_source_saved_while_the_build_compiles_is_newer_than_the_build(sources):
+    before = compiled.source_hashes(sources)  # what the build compiles
+    with open(sources / "engines/plain.py", "a") as source:  # saved meanwhile
+        source.write("\n# edited\n")
+    fake_build(sources)
+    compiled.write_stamp(before, sources)
+    with pytest.raises(compiled.StaleBuild, match=r"engines/plain\.py"):
         compiled.check(sources)
 
 
