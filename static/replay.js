@@ -42,7 +42,7 @@ function drawView(module, data, view, seat) {
     awaiting: data.awaiting,
     seat,
     version: data.step,
-    players: withShownNames(data.players).map((p) => ({ seat: p.seat, name: p.name, connected: true, bot: p.bot })),
+    players: data.players.map((p) => ({ seat: p.seat, name: p.name, connected: true, bot: p.bot })),
     deadlines: {},
     outcome: data.outcome || null, // (the last step of a resigned match: nobody is awaited any more)
     lang: getLang(),
@@ -342,7 +342,11 @@ async function replayPage() {
     fetchStep: (s, n) => {
       const query = new URLSearchParams({ step: String(n) });
       if (s !== "") query.set("seat", s);
-      return getJson(`/api/matches/${encodeURIComponent(matchId)}/replay?${query}`, token);
+      // names as shown (a bot is "ボット1" on a Japanese page), for the table and the step list alike
+      return getJson(`/api/matches/${encodeURIComponent(matchId)}/replay?${query}`, token).then((step) => ({
+        ...step,
+        players: withShownNames(step.players),
+      }));
     },
   });
 }
