@@ -69,7 +69,7 @@ def match_record(session: Session, match: Match, admin: bool = False) -> dict:
         seats.append(entry)
     end = match.finished_at
     record = {
-        "id": match.id, "game": match.game, "title": engine.title, "engine_version": match.engine_version,
+        "id": match.id, "game": match.game, "title": engine.title, "title_ja": engine.title_ja, "engine_version": match.engine_version,
         "options": match.options, "status": match.status, "ending": match.ending, "table_rated": match.rated,
         "seats": seats, "outcome": match.outcome,
         "scores": (match.outcome or {}).get("scores"), "steps": store.log_length(session, match.id),

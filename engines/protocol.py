@@ -2,7 +2,7 @@
 
 Every game is a package ``engines/<id>/`` of the same shape (in the manner of OpenSpiel's
 ``kuhn_poker.py``): ``engine.py`` holds, in this order, a docstring with the rules' gist and the
-action shapes, the metadata (``ID``, ``TITLE``, ``MIN_PLAYERS``, ``MAX_PLAYERS``, ``VERSION``,
+action shapes, the metadata (``ID``, ``TITLE``, ``TITLE_JA``, ``MIN_PLAYERS``, ``MAX_PLAYERS``, ``VERSION``,
 ``OPTIONS``), the state, ``new_game``, ``awaiting``, ``legal_actions``, ``apply``, ``view`` (the one
 place per-seat views are built), ``outcome``, persistence, clocks and checks, and private helpers:
 module functions only. ``data.py`` holds the rules' tables; ``__init__.py`` makes the engine object
@@ -71,6 +71,7 @@ class Engine:
 
     id: str
     title: str
+    title_ja: str  # the title on Japanese pages
     min_players: int
     max_players: int
     version: str = "1"
@@ -137,7 +138,7 @@ def engine_of(rules: ModuleType) -> Engine:
     """The engine object of a game's ``engine.py``: its metadata, and each of ``MEMBERS`` the
     module defines as a function; a member it does not define keeps ``Engine``'s default."""
     members: dict[str, Any] = {name: staticmethod(getattr(rules, name)) for name in MEMBERS if hasattr(rules, name)}
-    metadata = {"id": rules.ID, "title": rules.TITLE, "min_players": rules.MIN_PLAYERS,
+    metadata = {"id": rules.ID, "title": rules.TITLE, "title_ja": rules.TITLE_JA, "min_players": rules.MIN_PLAYERS,
                 "max_players": rules.MAX_PLAYERS, "version": rules.VERSION, "options": rules.OPTIONS}
     name = "".join(part.title() for part in rules.ID.split("_")) + "Engine"
     return type(name, (Engine,), {**metadata, **members, "__module__": Engine.__module__})()

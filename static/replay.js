@@ -3,12 +3,23 @@
 // module (static/games/<game>.js, with no legal actions and a no-op send), or as readable JSON
 // when the module is missing or fails. Used by replay.html and, with seat "all", by admin.html.
 import { h } from "./dom.js";
+import { gameTitle } from "/static/client.js";
 import { getLang, t, withShownNames } from "./i18n.js";
 import { reasonText } from "./reasons.js";
 import { rematchLinks } from "./rematch.js";
 import { loadTable } from "./tables.js";
 
 const TOKEN_KEY = "asobiba.token";
+// Why a match changed no rating, as the server words it (app/ratings.py ``unrated_reason``).
+const UNRATED_JA = {
+  "the match was aborted": "対局が中止された",
+  "the match did not finish": "対局が最後まで終わらなかった",
+  "the table was unrated": "レーティングなしの卓",
+  "a bot played": "ボットが参加した",
+  "a bot took over a seat": "ボットが席を引き継いだ",
+  "every player left": "全員が退出した",
+  "one player held several seats": "1人が複数の席に座った",
+};
 const AUTOPLAY_MS = 900;
 
 export async function getJson(path, token) {
@@ -27,6 +38,12 @@ async function tableModule(game) {
     );
   }
   return tables.get(game);
+}
+
+/** A match's length in whole minutes, in the page's language. */
+function durationText(seconds) {
+  const minutes = Math.round(seconds / 60);
+  return minutes < 1 ? t("under a minute", "1分未満") : t(`${minutes} min`, `${minutes}分`);
 }
 
 function jsonView(value) {
@@ -302,11 +319,12 @@ async function replayPage() {
     t("Download the match record (JSON)", "対局記録をダウンロード (JSON)"),
   );
   const viewer = h("div", { id: "replay", class: "card replay" });
+  const shownTitle = record.title ? gameTitle(record, getLang()) : record.game;
   main.replaceChildren(
     h(
       "section",
       { class: "card replay-head" },
-      h("h1", {}, `${t("replay")}: ${record.title || record.game}`),
+      h("h1", {}, `${t("replay")}: ${shownTitle}`),
       field(
         t("Status:", "状態："),
         t(`status_${record.status}`) + (record.ending ? ` — ${t(`ending_${record.ending}`)}` : ""),
@@ -317,14 +335,12 @@ async function replayPage() {
             reasonText(record.outcome.reason, getLang(), (s) => record.seats[s]?.name),
           )
         : "",
-      record.duration_seconds !== null
-        ? field(t("Duration:", "時間："), `${Math.round(record.duration_seconds / 60)} min`)
-        : "",
+      record.duration_seconds !== null ? field(t("Duration:", "時間："), durationText(record.duration_seconds)) : "",
       field(
         t("Rated:", "レーティング："),
         record.rated
           ? t("yes", "あり")
-          : `${t("no", "なし")}${record.unrated_reason ? ` (${record.unrated_reason})` : ""}`,
+          : `${t("no", "なし")}${record.unrated_reason ? ` (${t(record.unrated_reason, UNRATED_JA[record.unrated_reason] || record.unrated_reason)})` : ""}`,
       ),
       players,
       exportLink,
@@ -332,7 +348,7 @@ async function replayPage() {
     ),
     viewer,
   );
-  document.title = `${t("replay")} — ${record.title || record.game} — Asobiba`;
+  document.title = `${t("replay")} — ${shownTitle} — Asobiba`;
   mountReplay(viewer, {
     game: record.game,
     steps: record.steps,

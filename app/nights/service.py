@@ -376,6 +376,7 @@ def read(session: Session, night_id: str, base_url: str) -> dict:
     matches = []
     for nm, match in rows:
         entry = {"idx": nm.idx, "match_id": match.id, "game": match.game, "title": engines.get(match.game).title,
+                 "title_ja": engines.get(match.game).title_ja,
                  "status": match.status, "ending": match.ending, "room_id": nm.room_id,
                  "first_player_id": nm.first_player_id, "teams": nm.teams,
                  "players": [s["player_id"] for s in match.seats],

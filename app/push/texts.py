@@ -8,7 +8,6 @@ import hashlib
 from dataclasses import dataclass, field
 
 import engines
-from app.routers.games import TITLES_JA
 
 MENTION_CHARS = 140  # of the chat message, in the notification's body
 
@@ -30,10 +29,9 @@ class Event:
 
 
 def _title(game: str, ja: bool) -> str:
-    if ja and game in TITLES_JA:
-        return TITLES_JA[game]
     try:
-        return engines.get(game).title
+        engine = engines.get(game)
+        return engine.title_ja if ja else engine.title
     except Exception:
         return game
 

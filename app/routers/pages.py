@@ -13,7 +13,6 @@ from app.deps import DbDep, HubDep, SettingsDep
 from app.errors import ApiError, http_error_response
 from app.limits.rest import rate_limit
 from app.nights import service as nights
-from app.routers.games import TITLES_JA
 from app.settings import ROOT
 
 router = APIRouter(include_in_schema=False)
@@ -48,7 +47,7 @@ async def room_page(room_id: str, request: Request, hub: HubDep, settings: Setti
     engine = engines.get(summary["game"])
     # the table's module is fetched with the page's own (static/tables.js loads it after the room)
     return html_page(request, page_html.room(settings.invite_base(), summary, engine.title,
-                                             TITLES_JA.get(engine.id, engine.title), accept_language),
+                                             engine.title_ja, accept_language),
                      preload=(f"games/{engine.id}.js",))
 
 

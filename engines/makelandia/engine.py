@@ -42,6 +42,7 @@ from engines.protocol import IllegalAction, InvalidAction, check_seat, clock_opt
 # ---- metadata -----------------------------------------------------------------------------------
 ID = "makelandia"
 TITLE = "Makelandia"
+TITLE_JA = "マケランディア"
 MIN_PLAYERS = 4
 MAX_PLAYERS = 8
 VERSION = "1"

@@ -40,6 +40,7 @@ from engines.protocol import IllegalAction, InvalidAction, check_seat, clock_opt
 # ---------------------------------------------------------------- metadata
 ID = "mipolin"
 TITLE = "Mipolin the Game"
+TITLE_JA = "みぽりん・ざ・げーむ"
 NUM_PLAYERS = 3
 MIN_PLAYERS = MAX_PLAYERS = NUM_PLAYERS
 VERSION = "1"

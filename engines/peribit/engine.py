@@ -38,6 +38,7 @@ from engines.protocol import SYSTEM, IllegalAction, InvalidAction, check_seat, r
 
 ID = "peribit"
 TITLE = "Peribit"
+TITLE_JA = "ペリビット"
 NUM_PLAYERS = 2
 MIN_PLAYERS = MAX_PLAYERS = NUM_PLAYERS
 VERSION = "1"

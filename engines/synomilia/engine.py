@@ -44,6 +44,7 @@ from engines.synomilia import data
 # ---------------------------------------------------------------- metadata
 ID = "synomilia"
 TITLE = "Synomilia"
+TITLE_JA = "シノミリア"
 MIN_PLAYERS = data.NUM_PLAYERS
 MAX_PLAYERS = data.NUM_PLAYERS
 VERSION = "1"

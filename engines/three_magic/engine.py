@@ -55,6 +55,7 @@ from engines.three_magic import spells as sp
 # ---------------------------------------------------------------- metadata
 ID = "three_magic"
 TITLE = "Three Magic"
+TITLE_JA = "スリーマジック"
 MIN_PLAYERS = data.NUM_PLAYERS
 MAX_PLAYERS = data.NUM_PLAYERS
 VERSION = "1"

@@ -1,6 +1,6 @@
 """Every table in Japanese: a browser whose language is Japanese plays a whole match of each game
 against bots (quick start), and at every step the page's visible text has no English left in it
-(player names aside: a bot is "ボット1", not "Bot 1"). Outcome reasons of every engine have a Japanese sentence, and
+(player names aside: a bot is "ボット1", not "Bot 1"), nor in the match's replay. Outcome reasons of every engine have a Japanese sentence, and
 the account page is in Japanese too."""
 
 from __future__ import annotations
@@ -53,6 +53,13 @@ def test_a_whole_match_in_japanese_has_no_english_left(server, browser, game):
                         check=lambda p: seen.update(english_words(p)))
     page.wait_for_timeout(300)
     seen.update(english_words(page))
+    # The match's replay, as the end of the match links it: its heading, title, players and
+    # why it was not rated (a bot played) are Japanese too.
+    page.locator("a.end-replay").click()
+    page.locator(".replay-players li").first.wait_for()
+    seen.update(english_words(page) - {"JSON"})  # (the download's file format)
+    assert page.title().startswith(f"リプレイ — {engine.title_ja} — "), page.title()
+    assert page.locator("h1", has_text=f"リプレイ: {engine.title_ja}").count() == 1
     assert not seen, f"English left in the Japanese {game} pages: {sorted(seen)}"
     assert errors == []
 

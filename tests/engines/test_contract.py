@@ -101,7 +101,7 @@ def test_every_game_has_the_same_shape(game_id):
     assert not any(isinstance(value, type) and issubclass(value, Engine) for value in vars(module).values())
     source = (package / "engine.py").read_text()
     assert len(ast.get_docstring(ast.parse(source)) or "") > 400, "engine.py's docstring gives the rules' gist"
-    for name in ("ID", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "VERSION", "OPTIONS"):
+    for name in ("ID", "TITLE", "TITLE_JA", "MIN_PLAYERS", "MAX_PLAYERS", "VERSION", "OPTIONS"):
         assert hasattr(module, name), name
     assert (module.ID, module.TITLE, module.MIN_PLAYERS, module.MAX_PLAYERS) == (
         engine.id, engine.title, engine.min_players, engine.max_players)

@@ -40,6 +40,10 @@ def test_finished_match_history_replay_and_export(server, tmp_path, capsys):
     assert profile["name"] == "Aki" and [r["game"] for r in profile["ratings"]] == ["synomilia"]
     assert profile["ratings"][0]["games"] == 1 and profile["ratings"][0]["provisional"] is True
     assert profile["recent_matches"][0]["match_id"] == match_id
+    assert record["title"] == "Synomilia" and record["title_ja"] == "シノミリア"
+    for lang, title, other in (("en", "Synomilia", "シノミリア"), ("ja", "シノミリア", "Synomilia")):
+        chart = anonymous.get(f"/api/players/{host.player_id}/ratings.svg", params={"game": "synomilia", "lang": lang}).text
+        assert title in chart and other not in chart  # the rating chart names the game in the page's language
     assert host.get("/api/players/me").json() == {"id": host.player_id, "name": "Aki"}
     listed = anonymous.get(f"/api/players/{guest.player_id}/matches").json()["matches"]
     assert [m["match_id"] for m in listed] == [match_id] and listed[0]["seat"] == 1
