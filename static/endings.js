@@ -13,6 +13,29 @@ export function noticeText(m) {
   return m.text;
 }
 
+/** The seats of this player's team (a team game's view lists ``teams``; else the player alone). */
+function teamOf(m, me) {
+  return ((m.view && m.view.teams) || []).find((tm) => tm.includes(me)) || [me];
+}
+
+/** The proposal waiting for this player's answer, as the turn cues' words ``{en, ja}``: an abort
+ * someone else proposed, or a concession a teammate proposed, that this player has not joined.
+ * Null when none does (also for a spectator, a seat a bot plays, and a match over). */
+export function awaitedAnswer(m, room, me) {
+  if (!m || m.outcome || !room || room.status !== "running" || me === null || me === undefined) return null;
+  const mine = room.seats.find((s) => s.seat === me);
+  if (!mine || mine.zombie || mine.left) return null;
+  const platform = m.platform || {};
+  const abort = platform.abort_votes || [];
+  if (abort.length && !abort.includes(me))
+    return { en: "Answer: abort the match?", ja: "返事を：対戦を中止しますか？" };
+  const team = teamOf(m, me);
+  const resign = (platform.resign_votes || []).filter((s) => team.includes(s));
+  if (resign.length && !resign.includes(me))
+    return { en: "Answer: concede for your team?", ja: "返事を：チームとして投了しますか？" };
+  return null;
+}
+
 export class MatchControls {
   /** ``page`` is the room page: room, message, mySeat, nameOf(seat), act(action), roomCall(what). */
   constructor(page) {
@@ -128,7 +151,7 @@ export class MatchControls {
       );
     }
     const allResign = platform.resign_votes || [];
-    const myTeam = ((m.view && m.view.teams) || []).find((tm) => tm.includes(me)) || [me];
+    const myTeam = teamOf(m, me);
     const resign = allResign.filter((s) => myTeam.includes(s));
     const theirs = allResign.filter((s) => !myTeam.includes(s));
     if (theirs.length) {
@@ -195,9 +218,10 @@ export class MatchControls {
 
   menu(m, room, me) {
     const { page } = this;
-    const teams = m.view && m.view.teams;
-    const team = (teams || []).find((tm) => tm.includes(me)) || [me];
+    const team = teamOf(m, me);
     const teamGame = team.length > 1;
+    // a concession of this team is open: the proposal above answers it (agree, or withdraw)
+    const teamVoting = (m.platform?.resign_votes || []).some((s) => team.includes(s));
     const others = room.seats.filter((s) => !s.bot && !team.includes(s.seat));
     const items = [];
     if (others.length && others.every((s) => s.zombie)) {
@@ -248,7 +272,7 @@ export class MatchControls {
           ),
         ),
       );
-    } else {
+    } else if (!teamVoting) {
       items.push(
         h(
           "button",

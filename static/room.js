@@ -9,7 +9,7 @@ import { renderPanel, seatLabel } from "/static/lobby.js";
 import { keepFocusIn } from "/static/keyboard.js";
 import { endPanel, headline } from "/static/end_panel.js";
 import { RematchPanel } from "/static/rematch.js";
-import { MatchControls, noticeText } from "/static/endings.js";
+import { MatchControls, awaitedAnswer, noticeText } from "/static/endings.js";
 import { TurnCues } from "/static/turn_cues.js";
 import { decisionText } from "/static/decisions.js";
 import { NightPanel } from "/static/night_panel.js";
@@ -264,12 +264,21 @@ export class RoomPage {
     this.chatLog.scrollTop = this.chatLog.scrollHeight;
   }
 
-  /** What this socket's seat has to decide now (static/decisions.js), or null: not awaited, or
-   * awaited with nothing to decide (a call window with only "pass", which the server makes). */
+  /** What this socket's seat has to decide now, or null: its move (static/decisions.js; none
+   * when not awaited, or awaited with nothing to decide, as a call window with only "pass",
+   * which the server makes), and a proposal waiting for its answer (static/endings.js), both. */
   get decision() {
     const m = this.message;
-    if (!m || m.seat === null || m.outcome || !this.awaiting.includes(m.seat)) return null;
-    return decisionText(this.room.game, m.legal_actions);
+    if (!m || m.seat === null || m.outcome) return null;
+    const move = this.awaiting.includes(m.seat) ? decisionText(this.room.game, m.legal_actions) : null;
+    const answer = this.answer;
+    return [answer, move].filter(Boolean).join(" · ") || null;
+  }
+
+  /** The proposal waiting for this seat's answer (abort, a teammate's concession), or null. */
+  get answer() {
+    const asked = this.message && awaitedAnswer(this.message, this.room, this.message.seat);
+    return asked ? t(asked.en, asked.ja) : null;
   }
 
   /** This socket's seat has a real decision to make now. */
@@ -503,6 +512,7 @@ export class RoomPage {
     cues.update({
       mine,
       what: this.decision,
+      asked: this.answer !== null,
       title: this.title,
       deadlines: m.deadlines,
       awaiting: m.awaiting,

@@ -88,10 +88,12 @@ export class TurnCues {
   }
 
   /** Called with every view message: ``mine`` = this player has a real decision to make now
-   * (static/decisions.js), ``what`` = that decision in words ("Call Pon, or pass"). */
-  update({ mine, what, title, deadlines, awaiting, nameOf, over }) {
-    const started = mine && !this.mine;
+   * (static/decisions.js), ``what`` = that decision in words ("Call Pon, or pass"); ``asked`` = a
+   * proposal waits for the player's answer (it sounds when it comes, even during their move). */
+  update({ mine, what, title, deadlines, awaiting, nameOf, over, asked = false }) {
+    const started = (mine && !this.mine) || (asked && !this.asked);
     this.mine = mine;
+    this.asked = asked;
     this.title = title;
     this.deadlines = over
       ? {}

@@ -1,6 +1,7 @@
 """Makelandia's team concession in Chromium, as the two players of one team see it: one proposes
 (her page says the proposal is hers, with a way to withdraw it), her teammate's page asks him to
-agree or keep playing, above the table (it was under the chat on a phone, out of sight), the other
+agree or keep playing, above the table (it was under the chat on a phone, out of sight), and his
+tab's title, icon and status line say his answer is awaited; the other
 team's page only hears of it; he agrees, and every page shows the end: the team conceded, nobody
 is awaited. Four people, seated by the REST API (the teams come from
 the seed); the two teammates play in their own browser contexts, one of the other team in a third."""
@@ -45,10 +46,17 @@ def test_a_team_concedes_when_both_of_its_players_agree(server, browser, shots):
     assert f"Your team: {names[first]} proposed to concede." in mine.inner_text()
     assert mine.locator("#concede-agree").count() == 0  # her own proposal: nothing to agree to
     assert mine.locator("#concede-decline").inner_text() == "Withdraw"
+    assert proposer.locator("#resign").count() == 0  # her proposal is open: withdrawn above, not proposed again
     asked = teammate.locator("#concede-proposal")
     asked.wait_for()
     assert f"Your team: {names[first]} proposed to concede." in asked.inner_text()
     assert asked.locator("#concede-decline").inner_text() == "Keep playing"
+    # his answer is awaited: the tab's title, icon and status line say so (in another tab too)
+    assert teammate.title().startswith("● ") and "Answer: concede for your team?" in teammate.title()
+    assert teammate.locator("link[rel='icon']").get_attribute("data-badge") == "on"
+    assert "Answer: concede for your team?" in teammate.locator("#status").inner_text()
+    for page in (proposer, other):  # nothing asked of them
+        assert "Answer" not in page.title() and "Answer" not in page.locator("#status").inner_text()
     for page, proposal in ((teammate, asked), (proposer, mine)):  # above the table, not under the chat
         box, table = box_of(proposal), box_of(page.locator("#table"))
         assert box["y"] + box["height"] <= table["y"], (box, table)
