@@ -28,11 +28,11 @@ export function awaitedAnswer(m, room, me) {
   const platform = m.platform || {};
   const abort = platform.abort_votes || [];
   if (abort.length && !abort.includes(me))
-    return { en: "Answer: abort the match?", ja: "返事を：対戦を中止しますか？" };
+    return { en: "Answer: abort the match?", ja: "あなたの返事待ち：対戦の中止に賛成しますか？" };
   const team = teamOf(m, me);
   const resign = (platform.resign_votes || []).filter((s) => team.includes(s));
   if (resign.length && !resign.includes(me))
-    return { en: "Answer: concede for your team?", ja: "返事を：チームとして投了しますか？" };
+    return { en: "Answer: concede for your team?", ja: "あなたの返事待ち：チームの投了に賛成しますか？" };
   return null;
 }
 

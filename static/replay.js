@@ -12,9 +12,9 @@ import { loadTable } from "./tables.js";
 const TOKEN_KEY = "asobiba.token";
 // Why a match changed no rating, as the server words it (app/ratings.py ``unrated_reason``).
 const UNRATED_JA = {
-  "the match was aborted": "対局が中止された",
-  "the match did not finish": "対局が最後まで終わらなかった",
-  "the table was unrated": "レーティングなしの卓",
+  "the match was aborted": "対戦が中止された",
+  "the match did not finish": "対戦が最後まで終わらなかった",
+  "the table was unrated": "レーティング対象外の卓",
   "a bot played": "ボットが参加した",
   "a bot took over a seat": "ボットが席を引き継いだ",
   "every player left": "全員が退出した",
@@ -43,7 +43,7 @@ async function tableModule(game) {
 /** A match's length in whole minutes, in the page's language. */
 function durationText(seconds) {
   const minutes = Math.round(seconds / 60);
-  return minutes < 1 ? t("under a minute", "1分未満") : t(`${minutes} min`, `${minutes}分`);
+  return seconds < 60 ? t("under a minute", "1分未満") : t(`${minutes} min`, `${minutes}分`);
 }
 
 function jsonView(value) {
@@ -340,7 +340,7 @@ async function replayPage() {
         t("Rated:", "レーティング："),
         record.rated
           ? t("yes", "あり")
-          : `${t("no", "なし")}${record.unrated_reason ? ` (${t(record.unrated_reason, UNRATED_JA[record.unrated_reason] || record.unrated_reason)})` : ""}`,
+          : `${t("no", "なし")}${record.unrated_reason ? t(` (${record.unrated_reason})`, `（${UNRATED_JA[record.unrated_reason] || record.unrated_reason}）`) : ""}`,
       ),
       players,
       exportLink,

@@ -268,11 +268,14 @@ export class RoomPage {
    * when not awaited, or awaited with nothing to decide, as a call window with only "pass",
    * which the server makes), and a proposal waiting for its answer (static/endings.js), both. */
   get decision() {
+    return [this.answer, this.move].filter(Boolean).join(" · ") || null;
+  }
+
+  /** This seat's move in words, or null (not awaited, or nothing to decide). */
+  get move() {
     const m = this.message;
-    if (!m || m.seat === null || m.outcome) return null;
-    const move = this.awaiting.includes(m.seat) ? decisionText(this.room.game, m.legal_actions) : null;
-    const answer = this.answer;
-    return [answer, move].filter(Boolean).join(" · ") || null;
+    if (!m || m.seat === null || m.outcome || !this.awaiting.includes(m.seat)) return null;
+    return decisionText(this.room.game, m.legal_actions);
   }
 
   /** The proposal waiting for this seat's answer (abort, a teammate's concession), or null. */
@@ -296,13 +299,13 @@ export class RoomPage {
     else if (m) {
       // a seat awaited with nothing to decide is not "waiting for" itself
       const others = this.awaiting.filter((s) => s !== m.seat);
+      const waiting = others.length ? `${t("waiting_for")} ${others.map((s) => this.nameOf(s)).join(", ")}` : "";
+      // an answer owed while another seat moves: both are true, both are said
       text = m.outcome
         ? headline(m.outcome, m.seat, (s) => this.nameOf(s)).text
         : mine
-          ? this.decision
-          : others.length
-            ? `${t("waiting_for")} ${others.map((s) => this.nameOf(s)).join(", ")}`
-            : "";
+          ? [this.decision, this.move ? "" : waiting].filter(Boolean).join(" · ")
+          : waiting;
     } else text = t(`status_${this.room.status}`);
     this.statusEl.textContent = text;
     this.statusEl.classList.toggle("offline", this.offline);
@@ -318,6 +321,8 @@ export class RoomPage {
     this.redrawSeats(() => renderPanel(this.seatsEl, this));
     this.chatChannel.hidden = !(this.message?.view?.teams && this.mySeat !== null);
     if (this.room.status === "open" && !this.message) this.tableEl.replaceChildren();
+    // a room push alone can end an answer owed (the player left, a bot took the seat)
+    if (this.message && this.site) this.siteCues(this.message, this.myTurn);
     this.renderStatus();
   }
 
@@ -512,6 +517,7 @@ export class RoomPage {
     cues.update({
       mine,
       what: this.decision,
+      moving: this.move !== null,
       asked: this.answer !== null,
       title: this.title,
       deadlines: m.deadlines,

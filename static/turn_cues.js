@@ -88,11 +88,13 @@ export class TurnCues {
   }
 
   /** Called with every view message: ``mine`` = this player has a real decision to make now
-   * (static/decisions.js), ``what`` = that decision in words ("Call Pon, or pass"); ``asked`` = a
-   * proposal waits for the player's answer (it sounds when it comes, even during their move). */
-  update({ mine, what, title, deadlines, awaiting, nameOf, over, asked = false }) {
-    const started = (mine && !this.mine) || (asked && !this.asked);
+   * (``moving``: a move, static/decisions.js; ``asked``: an answer to a proposal), ``what`` = that
+   * decision in words ("Call Pon, or pass"). A move and a proposal each sound when they begin,
+   * the one while the other is open too. */
+  update({ mine, what, title, deadlines, awaiting, nameOf, over, moving = mine, asked = false }) {
+    const started = (moving && !this.moving) || (asked && !this.asked);
     this.mine = mine;
+    this.moving = moving;
     this.asked = asked;
     this.title = title;
     this.deadlines = over

@@ -7,6 +7,7 @@ from app.schemas import GameInfo
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
+
 @router.get("", response_model=list[GameInfo])
 def list_games() -> list[GameInfo]:
     return [GameInfo(id=e.id, title=e.title, title_ja=e.title_ja,

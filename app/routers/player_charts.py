@@ -89,10 +89,10 @@ async def rating_chart(player_id: PlayerId, db: DbDep, game: Annotated[str, Quer
 
     name, points = await db.run(read)
     title, desc, y_label = CHART_WORDS[lang]
-    game = engine.title_ja if lang == "ja" else engine.title
-    series = [charts.Series(engine.id, game, [float(p["value"]) for p in points],
+    shown = engine.title_ja if lang == "ja" else engine.title
+    series = [charts.Series(engine.id, shown, [float(p["value"]) for p in points],
                             [bool(p["provisional"]) for p in points])]
-    svg = charts.line_chart(series, [str(i + 1) for i in range(len(points))], title.format(game=game),
-                            desc.format(name=name, game=game) + " " + ", ".join(p["shown"] for p in points), y_label,
+    svg = charts.line_chart(series, [str(i + 1) for i in range(len(points))], title.format(game=shown),
+                            desc.format(name=name, game=shown) + " " + ", ".join(p["shown"] for p in points), y_label,
                             chart_id=f"rating-{engine.id}")
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})

@@ -116,12 +116,12 @@ def test_abort_leave_take_back_and_resign_in_english_and_japanese(server, browse
     ben.locator("#abort-proposal").wait_for()
     assert "Akiさんが対戦の中止を提案しました" in ben.locator("#abort-proposal").inner_text()
     assert ben.locator("#abort-agree").inner_text() == "中止に賛成"
-    assert ben.title().startswith("● ") and "返事を：対戦を中止しますか？" in ben.title()  # his answer is awaited
-    assert "返事を" not in aki.title() and "Answer" not in aki.title()  # hers is given
+    assert ben.title().startswith("● ") and "あなたの返事待ち：対戦の中止に賛成しますか？" in ben.title()  # his answer is awaited
+    assert "返事待ち" not in aki.title() and "Answer" not in aki.title()  # hers is given
     ben.click("#abort-decline")
     aki.locator("#abort-proposal").wait_for(state="detached")
     ben.locator("#abort-proposal").wait_for(state="detached")
-    assert "返事を" not in ben.title()  # answered: no longer asked
+    assert "返事待ち" not in ben.title()  # answered: no longer asked
     # Ben leaves the table: a bot plays for him at once; said in the chat and on his seat
     ben.click("#leave-match")
     aki.locator("#chat-log li.notice[data-notice='bot_plays']").wait_for()

@@ -84,3 +84,43 @@ def test_turn_cues_then_rematch_in_the_same_room(server, browser):
     link.wait_for()
     assert link.get_attribute("href").endswith(room["match_id"])
     assert errors == []
+
+
+def test_an_answer_owed_and_a_move_each_cue_when_they_begin(server, browser):
+    """A proposal waiting for Ben's answer cues him (the tab's title and icon, the status line, a
+    vibration) even while it is Aki's move; and a move of his that begins while the answer is still
+    owed cues him again (an owed answer once kept every later move silent)."""
+    aki = browser.new_context(viewport={"width": 1000, "height": 800}).new_page()
+    ben = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    for page in (aki, ben):
+        page.add_init_script(RECORD_CUES)
+    errors = watch_errors(aki) + watch_errors(ben)
+    invite = create_room(aki, server.base_url, "Aki", "synomilia", {"reveal_delay": 0})
+    join_room(ben, aki, invite, "Ben", 1)
+    start_match(aki)
+    for page in (aki, ben):
+        page.wait_for_function("() => document.title.startsWith('●')")  # both predict at once
+    assert cues(ben)["vibrations"] == 1
+    ben.locator(CONTROLS).first.click()
+    ben.wait_for_function("() => !document.title.startsWith('●')")  # his part done: Aki's move
+    aki.click("#abort-propose")
+    ben.locator("#abort-proposal").wait_for()
+    assert re.match(r"● (\(\d\) )?Answer: abort the match\?", ben.title()), ben.title()  # ("(1)": his tables waiting)
+    assert ben.locator("link[rel='icon'][data-badge='on']").count() == 1
+    status = ben.locator("#status").inner_text()
+    assert "Answer: abort the match?" in status and "Waiting for Aki" in status, status
+    assert cues(ben)["vibrations"] == 2  # asked
+    assert "Answer" not in aki.title() and cues(aki)["vibrations"] == 1  # she asked: nothing owed
+    for _ in range(50):  # Aki plays until a move of Ben's begins, the answer still owed
+        if "Your move" in ben.title():
+            break
+        if aki.title().startswith("●"):
+            aki.locator(CONTROLS).first.click()
+        aki.wait_for_timeout(200)
+    assert "Answer: abort the match?" in ben.title() and "Your move" in ben.title(), ben.title()
+    assert cues(ben)["vibrations"] == 3  # the move began: cued again
+    ben.click("#abort-decline")
+    ben.locator("#abort-proposal").wait_for(state="detached")
+    ben.wait_for_function("() => !document.title.includes('Answer')")
+    assert re.match(r"● (\(\d\) )?Your move", ben.title()), ben.title()  # his move is still his
+    assert errors == []

@@ -54,7 +54,8 @@ def test_a_team_concedes_when_both_of_its_players_agree(server, browser, shots):
     # his answer is awaited: the tab's title, icon and status line say so (in another tab too)
     assert teammate.title().startswith("● ") and "Answer: concede for your team?" in teammate.title()
     assert teammate.locator("link[rel='icon']").get_attribute("data-badge") == "on"
-    assert "Answer: concede for your team?" in teammate.locator("#status").inner_text()
+    status = teammate.locator("#status").inner_text()  # and what else is true: his move, or whose it is
+    assert "Answer: concede for your team?" in status and ("Your move" in status or "Waiting for" in status), status
     for page in (proposer, other):  # nothing asked of them
         assert "Answer" not in page.title() and "Answer" not in page.locator("#status").inner_text()
     for page, proposal in ((teammate, asked), (proposer, mine)):  # above the table, not under the chat

@@ -103,8 +103,8 @@ def test_every_game_has_the_same_shape(game_id):
     assert len(ast.get_docstring(ast.parse(source)) or "") > 400, "engine.py's docstring gives the rules' gist"
     for name in ("ID", "TITLE", "TITLE_JA", "MIN_PLAYERS", "MAX_PLAYERS", "VERSION", "OPTIONS"):
         assert hasattr(module, name), name
-    assert (module.ID, module.TITLE, module.MIN_PLAYERS, module.MAX_PLAYERS) == (
-        engine.id, engine.title, engine.min_players, engine.max_players)
+    assert (module.ID, module.TITLE, module.TITLE_JA, module.MIN_PLAYERS, module.MAX_PLAYERS) == (
+        engine.id, engine.title, engine.title_ja, engine.min_players, engine.max_players)
     for path in package.glob("*.py"):
         if path.name in ("__init__.py", "engine.py"):
             continue

@@ -54,3 +54,16 @@ def test_each_text_has_an_english_and_a_japanese_line():
     for en, ja in re.findall(r"\[\s*\"([^\"]+)\",\s*\"([^\"]+)\",?\s*\]", script):
         assert en.isascii() and not ja.isascii(), (en, ja)
         assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", ja), ja
+
+
+def test_every_reason_a_match_went_unrated_is_said_in_japanese():
+    """``unrated_reason`` (app/ratings.py) is shown on the replay page, which says each in Japanese
+    from its own table: a new reason fails here until it is written there."""
+    source = (ROOT / "app" / "ratings.py").read_text()
+    body = source.split("def unrated_reason", 1)[1].split("\ndef ", 1)[0]
+    reasons = set(re.findall(r"return \"([^\"]+)\"", body))
+    assert len(reasons) >= 6 and "a bot played" in reasons, "the pattern no longer finds the reasons"
+    table = (ROOT / "static" / "replay.js").read_text().split("const UNRATED_JA = {", 1)[1].split("};", 1)[0]
+    said = dict(re.findall(r"\"([^\"]+)\": \"([^\"]+)\"", table))
+    assert not reasons - set(said), f"no Japanese on the replay page for {sorted(reasons - set(said))}"
+    assert all(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", ja) for ja in said.values()), said
