@@ -43,12 +43,14 @@ export class MatchControls {
     this.confirming = false;
     // above the table: who a bot plays for, open proposals; below it: the player's own choices
     // (the table's decisions come first on a phone)
-    this.element = h("div", { id: "match-notices", class: "card match-notices", role: "status" });
+    // (tabindex -1: the focus can be given back to the part itself, below)
+    this.element = h("div", { id: "match-notices", class: "card match-notices", role: "status", tabindex: "-1" });
     this.menuElement = h("div", {
       id: "match-controls",
       class: "match-controls",
       role: "group",
       "aria-label": t("End the match", "対戦を終える"),
+      tabindex: "-1",
     });
     // every view and room push redraws both: not while a button in them is pressed ("Resign",
     // "Agree to abort" replaced between press and release would lose the click)
@@ -56,7 +58,21 @@ export class MatchControls {
   }
 
   update() {
-    this.steady(() => this.draw());
+    this.steady(() => this.redraw());
+  }
+
+  /** Draw anew, and give a keyboard player's focus back: every view redraws both parts, so a
+   * focused "Resign…" would otherwise drop the focus to the page at each move of another player.
+   * Back to the control of the same id when it is still there, else to its part (never to
+   * another control: the one beside it may be "Leave the table"). */
+  redraw() {
+    const active = document.activeElement;
+    const part = [this.element, this.menuElement].find((el) => el !== active && el.contains(active));
+    const id = part ? active.id : "";
+    this.draw();
+    if (!part || active.isConnected) return;
+    const again = id && part.querySelector(`#${CSS.escape(id)}`);
+    (again && !again.disabled ? again : part).focus({ preventScroll: true });
   }
 
   draw() {

@@ -224,3 +224,30 @@ def test_the_last_one_here_claims_the_win_after_the_grace_period(database_url, b
         assert errors == []
     finally:
         server.stop()
+
+
+def test_the_match_menu_keeps_a_keyboard_players_focus_while_others_move(server, browser, shots):
+    """Every view redraws the match menu: a focused "Resign…" keeps the focus when the other
+    player moves, and once pressed the focus stays in the menu (on the menu, not on a neighbour
+    such as "Leave the table"), where Tab reaches the confirmation."""
+    aki = browser.new_context(viewport=DESKTOP).new_page()
+    ben = browser.new_context(viewport=PHONE).new_page()
+    errors = watch_errors(aki) + watch_errors(ben)
+    invite = create_room(aki, server.base_url, "Aki", "synomilia", {"reveal_delay": 0})
+    join_room(ben, aki, invite, "Ben", 1)
+    start_match(aki)
+    for page in (aki, ben):
+        wait_for_table(page)
+    aki.locator("#resign").focus()
+    aki.evaluate("""() => { window.__redrawn = 0; new MutationObserver(() => { window.__redrawn += 1; })
+        .observe(document.getElementById('match-controls'), { childList: true, subtree: true }); }""")
+    ben.locator(".synomilia-root button").first.click()  # Ben's prediction: a new view for Aki
+    aki.wait_for_function("() => window.__redrawn > 0")
+    assert aki.evaluate("() => document.activeElement.id") == "resign"
+    aki.keyboard.press("Enter")
+    aki.locator("#resign-confirm").wait_for()
+    assert aki.evaluate("() => document.activeElement.id") == "match-controls"
+    aki.locator("#match-controls").screenshot(path=str(shots / "menu-focus-after-resign-1280.png"))
+    aki.keyboard.press("Tab")
+    assert aki.evaluate("() => document.activeElement.id") == "resign-confirm"
+    assert errors == []
