@@ -32,6 +32,8 @@ function tableCard(table, now) {
   else if (turn) status = t("Your move", "あなたの番です");
   else if (others.length) status = t(`Waiting for ${others.join(", ")}`, `${others.join("、")}の番`);
   else status = t("In play", "対局中");
+  // a proposal (abort, a teammate's concession) waits for the player's answer: said first
+  if (table.answer_owed) status = `${t("Your answer is awaited", "あなたの返事待ち")} · ${status}`;
   const facts = [];
   if (table.time_left !== null && table.time_left !== undefined)
     facts.push(
@@ -65,7 +67,7 @@ function tableCard(table, now) {
   const names = table.players.map((p) => p.name).join(", ");
   return h(
     "li",
-    { class: `card my-table${turn ? " my-turn" : ""}`, "data-room": table.room_id },
+    { class: `card my-table${turn || table.answer_owed ? " my-turn" : ""}`, "data-room": table.room_id },
     h("h2", {}, h("a", { href: table.url }, `${gameTitle(table.game)}: ${status}`)),
     h("p", { class: "muted" }, `${names} · ${paceText(table)}`),
     facts.length ? h("p", { class: "my-table-facts" }, ...facts.flatMap((f, i) => (i ? [" · ", f] : [f]))) : "",
@@ -167,12 +169,17 @@ async function render() {
       Object.keys(games).length ? Promise.resolve(null) : api("GET", "/api/games"),
     ]);
     if (catalogue) games = Object.fromEntries((catalogue.games || catalogue).map((g) => [g.id, g]));
-    showCount(listed.your_turn, listed.tables);
+    showCount(listed.waiting_for_you ?? listed.your_turn, listed.tables);
+    const owed = listed.answers_owed || 0;
+    const said = [
+      listed.your_turn ? t(`${listed.your_turn} waiting for your move`, `あなたの番：${listed.your_turn}件`) : "",
+      owed ? t(`${owed} waiting for your answer to a proposal`, `提案への返事待ち：${owed}件`) : "",
+    ].filter(Boolean);
     const count = h(
       "p",
       { id: "my-turn-count", role: "status" },
-      listed.your_turn
-        ? t(`${listed.your_turn} waiting for your move`, `あなたの番：${listed.your_turn}件`)
+      said.length
+        ? said.join(t("; ", "、"))
         : t("No table is waiting for your move.", "あなたの番のテーブルはありません。"),
     );
     const list = listed.tables.length

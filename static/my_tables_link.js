@@ -1,5 +1,6 @@
 // "My tables" in the top bar of every page (issue 31), with a badge counting the tables that wait
-// for the player's move (GET /api/me/tables: its `your_turn`). Read when the page opens, every
+// for the player: their move, or their answer to a proposal (GET /api/me/tables: its
+// `waiting_for_you`). Read when the page opens, every
 // minute, when the tab comes back into view and soon after the page's own table changes hands.
 // Without a player the link is not shown.
 import { api, store } from "/static/client.js";
@@ -33,7 +34,7 @@ function draw() {
   badge.hidden = count === 0;
   link.replaceChildren(label, count ? " " : "", badge);
   // the visible words first (WCAG 2.5.3: speech users say what they see)
-  if (count) link.setAttribute("aria-label", `${label} ${count} ${t("waiting for your move", "件があなたの番")}`);
+  if (count) link.setAttribute("aria-label", `${label} ${count} ${t("waiting for you", "件があなた待ち")}`);
   else link.removeAttribute("aria-label");
 }
 
@@ -42,7 +43,8 @@ function draw() {
 export function showCount(n, tables) {
   count = Number(n) || 0;
   draw();
-  if (Array.isArray(tables)) setWaiting(tables.filter((table) => table.your_turn).map((table) => table.room_id));
+  if (Array.isArray(tables))
+    setWaiting(tables.filter((table) => table.your_turn || table.answer_owed).map((table) => table.room_id));
 }
 
 async function refresh() {
@@ -51,7 +53,7 @@ async function refresh() {
   if (!store.token) return draw();
   try {
     const mine = await api("GET", "/api/me/tables");
-    showCount(mine.your_turn, mine.tables);
+    showCount(mine.waiting_for_you ?? mine.your_turn, mine.tables);
   } catch {
     /* offline, throttled or a token the server forgot: the badge stays as it was */
   }

@@ -102,9 +102,32 @@ def decides(legal_actions) -> bool:
     return any(not (isinstance(a, dict) and a.get("type") == "pass") for a in legal_actions or [])
 
 
-def entry(table: TableRow, awaiting: list[int] | None, deadlines: dict[str, int], now: float) -> dict:
+def answer_owed(message: dict, seats: list[dict], seat: int) -> bool:
+    """The seat owes an answer to a proposal of its match (``message``: the seat's own view
+    message; ``seats``: the room summary's, for who a bot plays now): an abort someone else
+    proposed, or a concession a teammate proposed, that it has not joined. The same rule as the
+    room page's cue (static/endings.js ``awaitedAnswer``); a seat a bot plays owes nothing."""
+    if message.get("outcome") is not None:
+        return False
+    mine = next((s for s in seats if s.get("seat") == seat), None)
+    if mine is None or mine.get("bot") or mine.get("zombie") or mine.get("left"):
+        return False
+    platform = message.get("platform") or {}
+    abort = platform.get("abort_votes") or []
+    if abort and seat not in abort:
+        return True
+    view = message.get("view")
+    teams = view.get("teams") if isinstance(view, dict) else None
+    team = next((t for t in teams or [] if isinstance(t, list) and seat in t), [seat])
+    resign = [s for s in platform.get("resign_votes") or [] if s in team]
+    return bool(resign) and seat not in resign
+
+
+def entry(table: TableRow, awaiting: list[int] | None, deadlines: dict[str, int], now: float,
+          owed: bool = False) -> dict:
     """One table as "my tables" lists it. ``awaiting`` and ``deadlines`` (ms) are the live match's
-    (None: not running, or not reachable now); ``now``: the server clock's seconds."""
+    (None: not running, or not reachable now); ``now``: the server clock's seconds; ``owed``: the
+    caller owes an answer to a proposal there (``answer_owed``)."""
     names = {p["seat"]: p["name"] for p in table.players}
     awaited = [s for s in (awaiting or []) if isinstance(s, int) and s >= 0]
     mine = deadlines.get(str(table.seat))
@@ -114,6 +137,7 @@ def entry(table: TableRow, awaiting: list[int] | None, deadlines: dict[str, int]
         "room_id": table.room_id, "url": f"/r/{table.room_id}", "game": table.game, "status": table.status,
         "pace": table.pace, "on_deadline": table.on_deadline, "seat": table.seat, "match_id": table.match_id,
         "your_turn": table.seat in awaited,
+        "answer_owed": owed,
         "awaiting": [{"seat": s, "name": names.get(s)} for s in awaited],
         "deadline": deadline, "time_left": None if deadline is None else max(0.0, deadline / 1000 - now),
         "last_move_at": None if table.last_move_at is None else int(table.last_move_at * 1000),
@@ -127,8 +151,9 @@ def entry(table: TableRow, awaiting: list[int] | None, deadlines: dict[str, int]
 
 
 def ordered(entries: list[dict]) -> list[dict]:
-    """The player's turn first (soonest deadline first), then running tables by their soonest
-    deadline, then the rest by their last move (newest first)."""
-    return sorted(entries, key=lambda e: (not e["your_turn"], e["status"] != "running",
+    """The tables waiting for the player (their turn, or an answer owed) first (soonest deadline
+    first), then running tables by their soonest deadline, then the rest by their last move (newest
+    first)."""
+    return sorted(entries, key=lambda e: (not (e["your_turn"] or e["answer_owed"]), e["status"] != "running",
                                           e["deadline"] if e["deadline"] is not None else float("inf"),
                                           -(e["last_move_at"] or 0)))

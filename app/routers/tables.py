@@ -42,7 +42,7 @@ async def my_tables(player_id: str, db, hub) -> dict:
     now = hub.clock.now()
     entries = []
     for row in rows:
-        awaiting, deadlines = None, {}  # type: tuple[list | None, dict]
+        awaiting, deadlines, owed = None, {}, False  # type: tuple[list | None, dict, bool]
         if row.status == "running":
             try:
                 live = await hub.room(row.room_id)
@@ -52,11 +52,14 @@ async def my_tables(player_id: str, db, hub) -> dict:
                         awaiting, deadlines = message.get("awaiting"), message.get("deadlines") or {}
                         if row.seat in (awaiting or []) and not tables.decides(message.get("legal_actions")):
                             awaiting = [s for s in awaiting or [] if s != row.seat]
+                        owed = tables.answer_owed(message, live.summary().get("seats") or [], row.seat)
             except ApiError:  # (a cluster between owners: listed without its turn for now)
                 pass
-        entries.append(tables.entry(row, awaiting, deadlines, now))
+        entries.append(tables.entry(row, awaiting, deadlines, now, owed))
     listed = tables.ordered(entries)
-    return {"tables": listed, "your_turn": sum(1 for e in listed if e["your_turn"]), "now": int(now * 1000)}
+    return {"tables": listed, "your_turn": sum(1 for e in listed if e["your_turn"]),
+            "answers_owed": sum(1 for e in listed if e["answer_owed"]),
+            "waiting_for_you": sum(1 for e in listed if e["your_turn"] or e["answer_owed"]), "now": int(now * 1000)}
 
 
 @router.get("/tables", summary="The tables the caller sits at, those awaiting the caller first",
@@ -64,8 +67,10 @@ async def my_tables(player_id: str, db, hub) -> dict:
 async def list_tables(player: CurrentPlayer, db: DbDep, hub: HubDep) -> dict:
     """Open and running tables the caller sits at (at most 100, newest first before ordering): whose
     turn (`awaiting`), the deadline and `time_left` (seconds) — the caller's own when it is their
-    turn, else the soonest — the last move, unread room chat, each player's vacation; `your_turn`
-    counts the tables awaiting the caller (the badge on every page)."""
+    turn, else the soonest — the last move, unread room chat, each player's vacation, and
+    `answer_owed` (a proposal waits for the caller's answer); `your_turn` counts the tables awaiting
+    the caller's move, `answers_owed` those awaiting an answer, `waiting_for_you` either (the badge
+    on every page)."""
     return await my_tables(player.id, db, hub)
 
 

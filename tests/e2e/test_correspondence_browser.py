@@ -2,7 +2,7 @@
 host chooses the pace and the deadline rule in the lobby and the friend's page shows them; the
 header's "My tables" badge counts the tables awaiting the player; the my-tables page lists them,
 the player's turn first; a vacation started there shows to the friend as "on vacation until …"
-and ends early. Each page is checked with axe and for unnamed controls; screenshots are saved."""
+and ends early; a proposal the player owes an answer to is said on their card and counted. Each page is checked with axe and for unnamed controls; screenshots are saved."""
 
 from __future__ import annotations
 
@@ -79,4 +79,16 @@ def test_pace_in_the_lobby_my_tables_and_vacation(server, browser, locale, viewp
     host.locator("#vacation-start").wait_for()
     assert ("14日中13日" if ja else "13 of 14 days left") in host.locator("#vacation-status").inner_text()
     friend.locator(".room-bar .vacation-note").wait_for(state="detached")
+
+    # Ben proposes to abort: Aki owes an answer, and her my-tables page says so (the table, hers to
+    # move too, counts once on the badge)
+    friend.click("#abort-propose")
+    friend.locator("#abort-proposal").wait_for()
+    host.reload()
+    owed = host.locator(".my-table.my-turn").filter(has_text="あなたの返事待ち" if ja else "Your answer is awaited")
+    owed.wait_for()
+    assert ("提案への返事待ち：1件" if ja else "1 waiting for your answer") in host.locator("#my-turn-count").inner_text()
+    host.locator("#tables-badge:not([hidden])").filter(has_text="1").wait_for()
+    assert unnamed_controls(host) == [] and severe_violations(host) == []
+    host.screenshot(path=shots / f"corr-answer-owed-{tag}.png", full_page=True)
     assert errors == []

@@ -66,7 +66,8 @@ def test_three_tables_in_order_with_counts(fake_clock_server):
     assert [t["room_id"] for t in ben_listed["tables"]] == [waiting, mine, open_table]
     assert ben_listed["tables"][0]["unread"] == 0  # his own message
 
-    assert tables_of(cho) == {"tables": [], "your_turn": 0, "now": int(clock.now() * 1000)}
+    assert tables_of(cho) == {"tables": [], "your_turn": 0, "answers_owed": 0, "waiting_for_you": 0,
+                              "now": int(clock.now() * 1000)}
     assert cho.post(f"/api/me/tables/{waiting}/read").status_code == 404  # not his table
     assert cho.post("/api/me/tables/no%20such/read").status_code in (400, 422)
     assert aki.post(f"/api/me/tables/{waiting}/read").status_code == 200
@@ -90,6 +91,38 @@ def test_three_tables_in_order_with_counts(fake_clock_server):
             # the next line says what changed: Ben answered at the waiting table
             changed = {t["room_id"]: t for t in line["tables"]}[waiting]
             assert line["type"] == "tables" and changed["last_move_by"] == {"seat": 1, "name": "Ben"}
+
+
+def test_an_answer_owed_to_a_proposal_is_listed_and_counted(fake_clock_server):
+    """Aki proposes to abort a correspondence table where Ben has moved and it is Aki's turn: Ben
+    owes an answer (listed first, counted among the tables waiting for him), Aki owes none; once
+    Ben declines, nobody does."""
+    server = fake_clock_server
+    aki, ben = (Api.new_player(server.base_url, n) for n in ("Aki", "Ben"))
+    room_id = new_table(aki, ben)
+    other = new_table(aki, ben)  # both awaited here: Ben's turn at this one
+    view = ben.get(f"/api/rooms/{room_id}/view").json()
+    assert ben.post(f"/api/rooms/{room_id}/actions", {"action": view["legal_actions"][0],
+                                                      "version": view["version"]}).status_code == 200
+    assert tables_of(ben)["waiting_for_you"] == 1 and tables_of(ben)["answers_owed"] == 0
+    version = aki.get(f"/api/rooms/{room_id}/view").json()["version"]
+    proposed = aki.post(f"/api/rooms/{room_id}/actions", {"action": {"platform": "abort"}, "version": version})
+    assert proposed.status_code == 200, proposed.text
+
+    listed = tables_of(ben)
+    by_id = {t["room_id"]: t for t in listed["tables"]}
+    assert by_id[room_id]["answer_owed"] and not by_id[room_id]["your_turn"]
+    assert not by_id[other]["answer_owed"] and by_id[other]["your_turn"]
+    assert (listed["your_turn"], listed["answers_owed"], listed["waiting_for_you"]) == (1, 1, 2)
+    mine = tables_of(aki)
+    assert not any(t["answer_owed"] for t in mine["tables"]) and mine["answers_owed"] == 0
+
+    version = ben.get(f"/api/rooms/{room_id}/view").json()["version"]
+    declined = ben.post(f"/api/rooms/{room_id}/actions",
+                        {"action": {"platform": "decline", "kind": "abort"}, "version": version})
+    assert declined.status_code == 200, declined.text
+    listed = tables_of(ben)
+    assert listed["answers_owed"] == 0 and listed["waiting_for_you"] == 1
 
 
 def test_vacation_moves_only_the_players_deadlines(fake_clock_server, database_url):
