@@ -106,21 +106,17 @@ def answer_owed(message: dict, seats: list[dict], seat: int) -> bool:
     """The seat owes an answer to a proposal of its match (``message``: the seat's own view
     message; ``seats``: the room summary's, for who a bot plays now): an abort someone else
     proposed, or a concession a teammate proposed, that it has not joined. The same rule as the
-    room page's cue (static/endings.js ``awaitedAnswer``); a seat a bot plays owes nothing."""
+    room page's cue (``platform.owing``); a seat a bot plays owes nothing."""
     if message.get("outcome") is not None:
         return False
-    mine = next((s for s in seats if s.get("seat") == seat), None)
-    if mine is None or mine.get("bot") or mine.get("zombie") or mine.get("left"):
-        return False
-    platform = message.get("platform") or {}
-    abort = platform.get("abort_votes") or []
-    if abort and seat not in abort:
-        return True
+    votes = message.get("platform") or {}
     view = message.get("view")
     teams = view.get("teams") if isinstance(view, dict) else None
-    team = next((t for t in teams or [] if isinstance(t, list) and seat in t), [seat])
-    resign = [s for s in platform.get("resign_votes") or [] if s in team]
-    return bool(resign) and seat not in resign
+    table = platform.Table(abort_votes=frozenset(votes.get("abort_votes") or ()),
+                           resign_votes=frozenset(votes.get("resign_votes") or ()))
+    present = platform.Seats(len(seats), teams or None, frozenset(s["seat"] for s in seats if s.get("bot")),
+                             frozenset(s["seat"] for s in seats if s.get("zombie") or s.get("left")))
+    return seat in platform.owing(table, present)
 
 
 def entry(table: TableRow, awaiting: list[int] | None, deadlines: dict[str, int], now: float,

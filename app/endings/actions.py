@@ -76,6 +76,19 @@ class Seats:
         return self.people - self.zombies
 
 
+def owing(table: Table, seats: Seats) -> frozenset[int]:
+    """The seats whose answer an open proposal waits for: each present seat that has not agreed to
+    an open abort, and each present member of a team with an open concession who has not joined
+    it. The room page cues them (static/endings.js ``awaitedAnswer``, the same rule), "my tables"
+    lists them, and an absent one is notified (app/push/events.py)."""
+    owed: set[int] = set()
+    if table.abort_votes:
+        owed |= seats.present - table.abort_votes
+    for seat in table.resign_votes:
+        owed |= (team_of(seat, seats.teams) & seats.present) - table.resign_votes
+    return frozenset(owed)
+
+
 def is_request(action) -> bool:
     return isinstance(action, dict) and "platform" in action
 

@@ -4,7 +4,9 @@ message. Each event is queued once (``Notifier.notify``); who receives it:
 
 - ``your_turn``: a seated person whose seat became awaited with a real decision (not only
   "pass": the Three Magic call window with nothing to call is no turn, as on the page), who has
-  no socket open at that table (someone looking at the table has its own cues);
+  no socket open at that table (someone looking at the table has its own cues); and, said as a
+  proposal to answer (``extra["answer"]``), one whose answer an abort or a teammate's
+  concession now waits for (``platform.owing``: a decision of theirs too, under the same setting);
 - ``match_ended``: every seated person not at the table now (a bot's absent player included);
 - ``chat_mention``: a seated person named "@name" in a message they may read (team chat: only
   the team), not at the table now;
@@ -17,6 +19,7 @@ import logging
 import unicodedata
 from collections.abc import Callable, Iterable
 
+from app.endings import actions as platform
 from app.live.room import LiveRoom
 from app.push.texts import Event
 
@@ -35,6 +38,7 @@ class MatchEvents:
         self.notifier = notifier
         self.room_id = room_id
         self.room = room  # the live room now (seats, presence), or None
+        self._owing: frozenset[int] = frozenset()  # seats an open proposal waited for, last version
 
     def started(self, runner) -> None:
         """The match just started here: its first awaited seats are told."""
@@ -43,7 +47,8 @@ class MatchEvents:
     def advanced(self, runner, before: frozenset[int], ended: bool) -> None:
         """Called on the apply path after each committed version: cheap when nobody new is
         awaited, and never lets a failure here reach the move (it is logged)."""
-        if not ended and not (runner.awaited - before):
+        table = runner.table
+        if not ended and not (runner.awaited - before) and not (table.abort_votes or table.resign_votes or self._owing):
             return
         try:
             self._advanced(runner, before, ended)
@@ -64,6 +69,13 @@ class MatchEvents:
         for seat in sorted(runner.awaited - before):
             if seat in away and seat not in bots and _decides(runner, seat):
                 self.notifier.notify([away[seat]], Event("your_turn", self.room_id, runner.engine.id))
+        table = runner.table
+        owing = platform.owing(table, runner.platform.seats()) if table.abort_votes or table.resign_votes else frozenset()
+        kind = "abort" if table.abort_votes else "resign"
+        for seat in sorted(owing - self._owing):  # asked now: told once per proposal
+            if seat in away and seat not in bots:
+                self.notifier.notify([away[seat]], Event("your_turn", self.room_id, runner.engine.id, {"answer": kind}))
+        self._owing = owing
 
 
 def hours_left(notifier, live, game: str, seats: Iterable[int]) -> None:

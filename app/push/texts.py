@@ -39,7 +39,14 @@ def _title(game: str, ja: bool) -> str:
 def payload(event: Event, lang: str) -> dict:
     ja = lang == "ja"
     game = _title(event.game, ja)
-    if event.kind == "your_turn":
+    if event.kind == "your_turn" and event.extra.get("answer") == "abort":
+        title = f"{game}：対戦の中止の提案があなたの返事を待っています" if ja else f"A proposal to abort {game} waits for your answer"
+        body = "テーブルを開いて、賛成するか続けるかを選んでください。" if ja else "Open the table to agree or keep playing."
+    elif event.kind == "your_turn" and event.extra.get("answer"):
+        title = f"{game}：チームの投了の提案があなたの返事を待っています" if ja else \
+            f"Your teammate proposes to concede {game}: your answer"
+        body = "テーブルを開いて、賛成するか続けるかを選んでください。" if ja else "Open the table to agree or keep playing."
+    elif event.kind == "your_turn":
         title = f"{game}：あなたの番です" if ja else f"Your move in {game}"
         body = "テーブルを開いて指してください。" if ja else "Open the table to play."
     elif event.kind == "hours_left":

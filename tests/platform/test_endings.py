@@ -13,6 +13,7 @@ import time
 import httpx
 
 from app import history
+from app.endings import actions as platform
 from tests.platform.test_zombie_seats import no_clocks, room, view, wait_for, zombies
 from tests.support.clients import Api, Socket
 from tests.support.driver import play_over_rest, setup_room, stored_match
@@ -289,3 +290,16 @@ def test_proposing_and_declining_over_and_over_stops(server, database_url):
     assert ended.status_code == 200 and ended.json()["outcome"]["ending"] == "resigned"
     _, log = stored_match(database_url, room(server, room_id)["match_id"])
     assert len([a for s, a in log if s == -2]) == MAX_VOTES_PER_SEAT + 2
+
+
+def test_who_owes_an_answer_to_an_open_proposal():
+    """``platform.owing``, the one rule the room page's cue, "my tables" and the notifications
+    follow: the present seats an abort waits for, the present teammates a concession waits for."""
+    seats = platform.Seats(4, [[0, 2], [1, 3]], zombies=frozenset({3}))  # a bot plays for seat 3
+    assert platform.owing(platform.Table(), seats) == frozenset()
+    assert platform.owing(platform.Table(abort_votes=frozenset({0})), seats) == {1, 2}
+    assert platform.owing(platform.Table(abort_votes=frozenset({0, 1, 2})), seats) == frozenset()
+    assert platform.owing(platform.Table(resign_votes=frozenset({0})), seats) == {2}  # not the other team
+    assert platform.owing(platform.Table(resign_votes=frozenset({1})), seats) == frozenset()  # 3 is away
+    alone = platform.Seats(2, None, bots=frozenset({1}))
+    assert platform.owing(platform.Table(abort_votes=frozenset({0})), alone) == frozenset()  # a bot owes nothing

@@ -121,6 +121,38 @@ def test_one_push_per_event_decrypted_none_after_opting_out_and_gone_deleted(pus
     assert push_service.problems == []
 
 
+def test_an_answer_owed_to_a_proposal_is_pushed_once_per_proposal(push_server, push_service):
+    """Aki proposes to abort while Ben is away: Ben is told once that his answer is awaited (not
+    again at the moves made while the proposal stays open); declined and proposed again, told again.
+    Aki, who proposed, owes nothing."""
+    room_id, (aki, ben) = setup_room(push_server.base_url, "synomilia", ["Aki", "Ben"], OPTIONS)
+    subscribe(ben, push_service, "ben")
+    subscribe(aki, push_service, "aki")
+    assert aki.post(f"/api/rooms/{room_id}/start").status_code == 200
+
+    def act(api: Api, action: dict) -> None:
+        version = api.get(f"/api/rooms/{room_id}/view").json()["version"]
+        response = api.post(f"/api/rooms/{room_id}/actions", {"action": action, "version": version})
+        assert response.status_code == 200, response.text
+
+    def answers(name: str) -> list[str]:
+        settle(push_server)
+        return [p.payload["title"] for p in push_service.to(name) if "answer" in p.payload["title"]]
+
+    act(ben, ben.get(f"/api/rooms/{room_id}/view").json()["legal_actions"][0])
+    act(aki, {"platform": "abort"})
+    assert answers("ben") == ["A proposal to abort Synomilia waits for your answer"]
+    first = [p.payload for p in push_service.to("ben") if "answer" in p.payload["title"]][0]
+    assert first["kind"] == "your_turn" and first["body"] == "Open the table to agree or keep playing."
+    act(aki, aki.get(f"/api/rooms/{room_id}/view").json()["legal_actions"][0])  # the turn goes on
+    assert len(answers("ben")) == 1, "one push per proposal, not one per version"
+    act(ben, {"platform": "decline", "kind": "abort"})
+    act(aki, {"platform": "abort"})
+    assert len(answers("ben")) == 2, "a new proposal, a new push"
+    assert answers("aki") == [], "the proposer owes no answer"
+    assert push_service.problems == []
+
+
 def test_chat_mention_reaches_only_who_may_read_it(push_server, push_service):
     room_id, (aki, ben, cho) = setup_room(push_server.base_url, "three_magic", ["Aki", "Ben", "Cho"])
     subscribe(ben, push_service, "ben")
