@@ -36,6 +36,10 @@ export function awaitedAnswer(m, room, me) {
   return null;
 }
 
+// Where the focus goes when the focused control gives way to another (the confirmation's "No"
+// after "Resign…", the least harmful answer; "Resign…" again after "No").
+const FOCUS_NEXT = { resign: "resign-cancel", "resign-cancel": "resign" };
+
 export class MatchControls {
   /** ``page`` is the room page: room, message, mySeat, nameOf(seat), act(action), roomCall(what). */
   constructor(page) {
@@ -63,15 +67,19 @@ export class MatchControls {
 
   /** Draw anew, and give a keyboard player's focus back: every view redraws both parts, so a
    * focused "Resign…" would otherwise drop the focus to the page at each move of another player.
-   * Back to the control of the same id when it is still there, else to its part (never to
-   * another control: the one beside it may be "Leave the table"). */
+   * Back to the control of the same id when it is still there, or to the one that took its place
+   * (``FOCUS_NEXT``), else to its part (never to another control: the one beside it may be
+   * "Leave the table"). */
   redraw() {
     const active = document.activeElement;
     const part = [this.element, this.menuElement].find((el) => el !== active && el.contains(active));
     const id = part ? active.id : "";
     this.draw();
     if (!part || active.isConnected) return;
-    const again = id && part.querySelector(`#${CSS.escape(id)}`);
+    const again = [id, FOCUS_NEXT[id]]
+      .filter(Boolean)
+      .map((wanted) => part.querySelector(`#${CSS.escape(wanted)}`))
+      .find(Boolean);
     (again && !again.disabled ? again : part).focus({ preventScroll: true });
   }
 

@@ -228,8 +228,8 @@ def test_the_last_one_here_claims_the_win_after_the_grace_period(database_url, b
 
 def test_the_match_menu_keeps_a_keyboard_players_focus_while_others_move(server, browser, shots):
     """Every view redraws the match menu: a focused "Resign…" keeps the focus when the other
-    player moves, and once pressed the focus stays in the menu (on the menu, not on a neighbour
-    such as "Leave the table"), where Tab reaches the confirmation."""
+    player moves; pressed, the focus goes to the confirmation's "No" (never to a neighbour such as
+    "Leave the table"), and "No" gives it back to "Resign…"."""
     aki = browser.new_context(viewport=DESKTOP).new_page()
     ben = browser.new_context(viewport=PHONE).new_page()
     errors = watch_errors(aki) + watch_errors(ben)
@@ -246,8 +246,9 @@ def test_the_match_menu_keeps_a_keyboard_players_focus_while_others_move(server,
     assert aki.evaluate("() => document.activeElement.id") == "resign"
     aki.keyboard.press("Enter")
     aki.locator("#resign-confirm").wait_for()
-    assert aki.evaluate("() => document.activeElement.id") == "match-controls"
+    assert aki.evaluate("() => document.activeElement.id") == "resign-cancel"
     aki.locator("#match-controls").screenshot(path=str(shots / "menu-focus-after-resign-1280.png"))
-    aki.keyboard.press("Tab")
-    assert aki.evaluate("() => document.activeElement.id") == "resign-confirm"
+    aki.keyboard.press("Enter")  # "No"
+    aki.locator("#resign-confirm").wait_for(state="detached")
+    assert aki.evaluate("() => document.activeElement.id") == "resign"
     assert errors == []
