@@ -23,6 +23,20 @@ def cues(page) -> dict:
     return page.evaluate("() => window.__cues")
 
 
+def synomilia_started(server, browser):
+    """Aki (1000 px) and Ben (390 px) in their own browsers at a Synomilia match just started,
+    each page counting its vibrations and tones instead of making them; and their page errors."""
+    host = browser.new_context(viewport={"width": 1000, "height": 800}).new_page()
+    guest = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    for page in (host, guest):
+        page.add_init_script(RECORD_CUES)
+    errors = watch_errors(host) + watch_errors(guest)
+    invite = create_room(host, server.base_url, "Aki", "synomilia", {"reveal_delay": 0})
+    join_room(guest, host, invite, "Ben", 1)
+    start_match(host)
+    return host, guest, errors
+
+
 def awaited_page(pages):
     for _ in range(100):
         for page in pages:
@@ -33,14 +47,7 @@ def awaited_page(pages):
 
 
 def test_turn_cues_then_rematch_in_the_same_room(server, browser):
-    host = browser.new_context(viewport={"width": 1000, "height": 800}).new_page()
-    guest = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-    for page in (host, guest):  # count vibrations and tones instead of making them
-        page.add_init_script(RECORD_CUES)
-    errors = watch_errors(host) + watch_errors(guest)
-    invite = create_room(host, server.base_url, "Aki", "synomilia", {"reveal_delay": 0})
-    join_room(guest, host, invite, "Ben", 1)
-    start_match(host)
+    host, guest, errors = synomilia_started(server, browser)
     for page in (host, guest):
         page.locator(".synomilia-root").wait_for()
 
@@ -90,14 +97,7 @@ def test_an_answer_owed_and_a_move_each_cue_when_they_begin(server, browser):
     """A proposal waiting for Ben's answer cues him (the tab's title and icon, the status line, a
     vibration) even while it is Aki's move; and a move of his that begins while the answer is still
     owed cues him again (an owed answer once kept every later move silent)."""
-    aki = browser.new_context(viewport={"width": 1000, "height": 800}).new_page()
-    ben = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-    for page in (aki, ben):
-        page.add_init_script(RECORD_CUES)
-    errors = watch_errors(aki) + watch_errors(ben)
-    invite = create_room(aki, server.base_url, "Aki", "synomilia", {"reveal_delay": 0})
-    join_room(ben, aki, invite, "Ben", 1)
-    start_match(aki)
+    aki, ben, errors = synomilia_started(server, browser)
     for page in (aki, ben):
         page.wait_for_function("() => document.title.startsWith('●')")  # both predict at once
     assert cues(ben)["vibrations"] == 1
