@@ -71,9 +71,9 @@ class MatchEvents:
                 self.notifier.notify([away[seat]], Event("your_turn", self.room_id, runner.engine.id))
         table = runner.table
         owing = platform.owing(table, runner.platform.seats()) if table.abort_votes or table.resign_votes else frozenset()
-        kind = "abort" if table.abort_votes else "resign"
         for seat in sorted(owing - self._owing):  # asked now: told once per proposal
             if seat in away and seat not in bots:
+                kind = "abort" if table.abort_votes and seat not in table.abort_votes else "resign"
                 self.notifier.notify([away[seat]], Event("your_turn", self.room_id, runner.engine.id, {"answer": kind}))
         self._owing = owing
 
