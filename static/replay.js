@@ -304,8 +304,8 @@ async function replayPage() {
         "li",
         {},
         s.name,
-        s.bot ? ` (${t("bot")})` : "",
-        s.abandoned ? ` (${t("left; a bot played for them", "途中退出、ボットが代打ち")})` : "",
+        s.bot ? t(" (bot)", "（ボット）") : "",
+        s.abandoned ? t(" (left; a bot played for them)", "（途中退出、ボットが代打ち）") : "",
         s.rank !== null && s.rank !== undefined ? ` — ${t("rank")} ${s.rank + 1}` : "",
         change
           ? ` — ${change.after.rating.toFixed(1)} (${change.delta >= 0 ? "+" : ""}${change.delta.toFixed(1)})`
