@@ -95,6 +95,7 @@ def measure(where: str, url: str, folder: Path) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="makelandia", choices=sorted(SEATS))
+    parser.add_argument("--reports", type=Path, help="keep Lighthouse's JSON reports in this folder")
     args = parser.parse_args()
     if not LIGHTHOUSE.exists():
         sys.exit(f"{LIGHTHOUSE} is missing: run `npm ci` (the JavaScript tools of package.json)")
@@ -108,8 +109,10 @@ def main() -> None:
                     add_bot(page, seat)
                 start_match(page)
                 wait_for_table(page, ".game")
-                ok = all([measure("landing", server.base_url + "/", Path(folder)),
-                          measure("table", invite, Path(folder))])
+                reports = args.reports or Path(folder)
+                reports.mkdir(parents=True, exist_ok=True)
+                ok = all([measure("landing", server.base_url + "/", reports),
+                          measure("table", invite, reports)])
         finally:
             server.stop()
     sys.exit(0 if ok else 1)
