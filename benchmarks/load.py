@@ -422,6 +422,22 @@ def latency_figures(stats: Stats, wall: float) -> dict:
             "lat_ms_max": round(lat[-1], 2) if lat else None}
 
 
+PROFILE_DIR: Path | None = None  # --profile: py-spy records the server in every window
+
+
+async def start_profile(server_pid: int, duration: float):
+    """py-spy (``--gil``: only samples that held the GIL, i.e. the server's CPU in Python, native
+    frames too) over one window, written as collapsed stacks; it runs beside the load client."""
+    if PROFILE_DIR is None:
+        return None
+    PROFILE_DIR.mkdir(parents=True, exist_ok=True)
+    out = PROFILE_DIR / f"window-{len(list(PROFILE_DIR.glob('window-*.raw'))) + 1}.raw"
+    return await asyncio.create_subprocess_exec(
+        shutil.which("py-spy") or "py-spy", "record", "--gil", "--nonblocking", "-p", str(server_pid),
+        "-d", str(max(1, int(duration))), "-r", "200", "-f", "raw", "-o", str(out),
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+
+
 async def measure(http, stats: Stats, server_pid: int, duration: float, start=None) -> dict:
     """One window of ``duration`` seconds: moves, latency, CPU of both sides, the server's commits,
     pauses and loop lag. ``start()``, if given, is awaited once the window has begun (the first moves)."""
@@ -429,6 +445,7 @@ async def measure(http, stats: Stats, server_pid: int, duration: float, start=No
     pauses = ClientPauses()
     pauses.start()
     srv0, cpu0, waited0 = proc_ticks(server_pid), os.times(), proc_waited(server_pid)
+    profiler = await start_profile(server_pid, duration)
     stats.new_window(duration)
     if start is not None:
         await start()
@@ -436,6 +453,8 @@ async def measure(http, stats: Stats, server_pid: int, duration: float, start=No
     wall = time.perf_counter() - stats.t_start
     srv1, cpu1, waited1 = proc_ticks(server_pid), os.times(), proc_waited(server_pid)
     client = pauses.stop()
+    if profiler is not None:
+        await profiler.wait()
     counted = {**latency_figures(stats, wall), "view_frames": stats.view_frames, "view_bytes": stats.view_bytes,
                "errors": dict(stats.errors), "spectator_frames": stats.spectator_frames}
     commits1 = await commit_figures(http)
@@ -578,8 +597,12 @@ def main() -> int:
                              "table, tables added step by step (--tables)")
     parser.add_argument("--tables", type=int, nargs="+", default=[500, 1000, 2000, 4000],
                         help="with --pace: the table counts to step through")
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="a folder: py-spy (on PATH) records the server's CPU in each window there")
     parser.add_argument("--p99-limit", type=float, default=100.0, help="with --pace: stop after a step over this")
     args = parser.parse_args()
+    global PROFILE_DIR
+    PROFILE_DIR = args.profile
     spectators = args.spectators if args.pace is None else max(args.tables)
 
     pin = not args.no_pin and shutil.which("taskset") and (os.cpu_count() or 1) >= 2
