@@ -71,3 +71,25 @@ def test_a_vacation_moves_the_deadline_every_process_shows(postgres_url, tmp_pat
         for api in direct:
             view = wait_view(api, room["id"], lambda v: v["deadlines"].get("0") == moved)
             assert view["version"] == 0 and view["deadlines"]["1"] == int(before[1] * 1000)
+
+
+def test_my_tables_says_whose_turn_on_every_process(postgres_url, tmp_path):
+    """"My tables" asked of any process, the room's owner or not, says whose turn it is there and
+    counts the tables waiting for the caller: the list reads the live match wherever it runs."""
+    with LocalCluster(postgres_url, tmp_path) as cluster:
+        aki, ben = (Api.new_player(cluster.base_url, name) for name in ("Aki", "Ben"))
+        room = aki.post("/api/rooms", {"game": "synomilia", "pace": "1d"}).json()
+        assert ben.post(f"/api/rooms/{room['id']}/join").status_code == 200
+        match_id = aki.post(f"/api/rooms/{room['id']}/start").json()["match_id"]
+        view = wait_view(aki, room["id"], lambda v: bool(v.get("awaiting")))
+        awaited = {s for s in view["awaiting"] if s >= 0}
+        _, node = owner_epoch(postgres_url, match_id)
+        assert any(server is not server_of(cluster, node) for server in cluster.servers)
+        for server in cluster.servers:
+            for api, seat in ((aki, 0), (ben, 1)):
+                listed = Api(server.base_url, api.token).get("/api/me/tables")
+                assert listed.status_code == 200, listed.text
+                table = next(t for t in listed.json()["tables"] if t["room_id"] == room["id"])
+                assert [a["seat"] for a in table["awaiting"]] == sorted(awaited), (server.base_url, table)
+                assert table["your_turn"] == (seat in awaited)
+                assert listed.json()["waiting_for_you"] == (1 if seat in awaited else 0)
