@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from html import escape
 
+import engines
 from app.settings import ROOT
 
 INDEX = (ROOT / "static" / "index.html").read_text(encoding="utf-8")
@@ -47,9 +48,10 @@ def shell(title: str, tags: str) -> str:
 def landing(base: str, accept_language: str | None) -> str:
     ja = prefers_japanese(accept_language)
     title = SITE
-    description = ("友だちと小さな日本のボードゲームを遊べるサイト: シノミリア、ペリビット、スリーマジック、みぽりん・ざ・げーむ、マケランディア。"
-                   if ja else "Play small Japanese board and card games with friends in the browser: "
-                              "Synomilia, Peribit, Three Magic, Mipolin the Game and Makelandia.")
+    titles = [game.title_ja if ja else game.title for game in engines.all_engines()]  # each game's own
+    description = (f"友だちと小さな日本のボードゲームを遊べるサイト: {'、'.join(titles)}。" if ja else
+                   "Play small Japanese board and card games with friends in the browser: "
+                   f"{', '.join(titles[:-1])} and {titles[-1]}.")
     alt = "遊び場の5つのゲーム" if ja else "The five games of Asobiba"
     return shell(title, meta_tags(title, description, base + "/", base + OG_IMAGE.format(name="asobiba"), alt, ja))
 
