@@ -17,6 +17,21 @@ export function h(tag, attrs, ...children) {
 }
 
 /**
+ * ``el.replaceChildren(...children)`` unless they are what ``el`` shows already (the same markup).
+ * For live regions redrawn on every view or room push: new nodes in a live region are read out
+ * again even when they say the same, so a notice would be repeated at every move. (Listeners
+ * are not compared: the redraws that use this build the same handlers every time.) Returns
+ * whether anything changed.
+ */
+export function replaceIfChanged(el, ...children) {
+  const box = document.createElement("div");
+  box.append(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  if (box.innerHTML === el.innerHTML) return false;
+  el.replaceChildren(...box.childNodes);
+  return true;
+}
+
+/**
  * Redraws of ``el``'s content (``el``: an element, or a list of the elements one draw fills) that
  * wait while a pointer is pressed on it and run just after the release (after its click): content
  * replaced between a press and its release loses the click, and a room push or a new view can come

@@ -2,7 +2,7 @@
 // team), abort by agreement (unrated), leave the table (a bot plays the seat until you take it
 // back), claim the win when everyone else is gone. They are platform actions sent like any action;
 // the open votes come with each view (``platform``). Also the notices that a bot plays for someone.
-import { h, steadyWhilePressed } from "/static/dom.js";
+import { h, replaceIfChanged, steadyWhilePressed } from "/static/dom.js";
 import { t } from "/static/i18n.js";
 
 /** A chat line of channel "notice" in the reader's language. */
@@ -123,7 +123,7 @@ export class MatchControls {
       below = [this.menu(m, room, me)];
     }
     el.hidden = !parts.length;
-    el.replaceChildren(...parts);
+    replaceIfChanged(el, ...parts); // a live region: said again only when it changed
     menu.hidden = !below.length;
     menu.replaceChildren(...below);
   }
@@ -160,7 +160,7 @@ export class MatchControls {
       parts.push(
         h(
           "div",
-          { id: "abort-proposal", class: "proposal", role: "status" },
+          { id: "abort-proposal", class: "proposal" },
           h(
             "p",
             {},
@@ -182,7 +182,7 @@ export class MatchControls {
       parts.push(
         h(
           "div",
-          { id: "concede-theirs", class: "proposal", role: "status" },
+          { id: "concede-theirs", class: "proposal" },
           h(
             "p",
             {},
@@ -224,7 +224,7 @@ export class MatchControls {
       parts.push(
         h(
           "div",
-          { id: "concede-proposal", class: "proposal", role: "status" },
+          { id: "concede-proposal", class: "proposal" },
           h(
             "p",
             {},

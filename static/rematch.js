@@ -1,7 +1,7 @@
 // The rematch panel under a finished match: "Rematch" for each seated person, who has confirmed
 // (bots at once), and who is still awaited. The server starts the new match in the same room when
 // everyone has confirmed; the room page then simply receives the new match's views.
-import { h, steadyWhilePressed } from "/static/dom.js";
+import { h, replaceIfChanged, steadyWhilePressed } from "/static/dom.js";
 import { t } from "/static/i18n.js";
 
 export class RematchPanel {
@@ -78,7 +78,8 @@ export class RematchPanel {
         h("p", { class: "rematch-waiting muted" }, "… ", t("Waiting for:", "返事待ち："), " ", names(state.waiting)),
       );
     parts.push(...this.withoutTheAbsent(state, me));
-    el.replaceChildren(h("h2", {}, t("Play again in this room?", "この部屋でもう一度遊ぶ？")), ...parts);
+    // a live region: said again only when it changed (a room push comes with every arrival)
+    replaceIfChanged(el, h("h2", {}, t("Play again in this room?", "この部屋でもう一度遊ぶ？")), ...parts);
   }
 
   /** Issue 29: a friend who is gone does not block the others. The host may give their seat to a

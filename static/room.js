@@ -307,7 +307,7 @@ export class RoomPage {
           ? [this.decision, this.move ? "" : waiting].filter(Boolean).join(" · ")
           : waiting;
     } else text = t(`status_${this.room.status}`);
-    this.statusEl.textContent = text;
+    if (this.statusEl.textContent !== text) this.statusEl.textContent = text; // (a live region: said when it changes)
     this.statusEl.classList.toggle("offline", this.offline);
     this.statusEl.classList.toggle("my-turn", mine && !this.offline);
   }

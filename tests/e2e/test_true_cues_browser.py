@@ -108,3 +108,57 @@ def test_one_clock_per_table_the_same_on_every_page(server, browser, game, optio
     host.screenshot(path=shots / f"one-clock-{game}-1280.png")
     friend.screenshot(path=shots / f"one-clock-{game}-390.png")
     assert errors == []
+
+
+WATCH_LIVE_REGIONS = """() => {
+  window.__live = { notices: 0, statusSame: 0, statusChanged: 0, table: 0 };
+  const status = document.getElementById("status");
+  let said = status.textContent;
+  new MutationObserver(() => window.__live.notices++).observe(document.getElementById("match-notices"),
+    { childList: true, subtree: true, characterData: true });
+  new MutationObserver(() => {
+    if (status.textContent === said) window.__live.statusSame++; else window.__live.statusChanged++;
+    said = status.textContent;
+  }).observe(status, { childList: true, subtree: true, characterData: true });
+  new MutationObserver(() => window.__live.table++).observe(document.getElementById("table"), { childList: true, subtree: true });
+}"""
+
+
+def test_an_open_proposal_is_said_once_not_again_at_every_move(server, browser):
+    """The notices above the table and the status line are live regions: whatever is put in them is
+    read out. Every view redraws them; an abort proposal that waits while both players move on must
+    not be said again at each move (nor the status line repeat what it already says)."""
+    aki = browser.new_context(viewport=DESKTOP).new_page()
+    ben = browser.new_context(viewport=PHONE, locale="ja-JP").new_page()
+    errors = watch_errors(aki) + watch_errors(ben)
+    invite = create_room(aki, server.base_url, "Aki", "synomilia")
+    join_room(ben, aki, invite, "Ben", 1)
+    start_match(aki)
+    for page in (aki, ben):
+        wait_for_table(page)
+    aki.click("#abort-propose")
+    ben.locator("#abort-proposal").wait_for()
+    assert ben.locator("#abort-proposal[role]").count() == 0  # inside the notices' region: said once, not twice
+    for page in (aki, ben):
+        page.evaluate(WATCH_LIVE_REGIONS)
+    rng = random.Random(7)
+    clicks = 0
+    deadline = time.monotonic() + 60
+    while clicks < 8 and time.monotonic() < deadline and not aki.locator("#outcome").count():
+        for page in (aki, ben):
+            targets = page.locator(CONTROLS)
+            if targets.count():
+                try:
+                    targets.nth(rng.randrange(targets.count())).click(timeout=1000)
+                    clicks += 1
+                except Exception:
+                    pass  # redrawn under the click
+        aki.wait_for_timeout(100)
+    assert clicks >= 4, "the players could not move while the proposal was open"
+    ben.locator("#abort-proposal").wait_for()  # still open, still shown
+    for page in (aki, ben):
+        live = page.evaluate("window.__live")
+        assert live["table"] > 0, live  # views came and the table was redrawn...
+        assert live["notices"] == 0, live  # ...but the unchanged proposal was not put in again
+        assert live["statusSame"] == 0, live  # and the status line changed only to say something new
+    assert errors == []
