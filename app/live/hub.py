@@ -28,6 +28,9 @@ from app.push.events import MatchEvents
 from app.settings import Settings
 
 log = logging.getLogger("asobiba.hub")
+# A new name is pushed to the player's tables that people are looking at: open and running rooms,
+# newest first, at most this many (a player hosts at most MAX_OPEN_ROOMS_PER_PLAYER open rooms).
+RENAMED_PUSH_ROOMS = 50
 
 
 class Hub:
@@ -88,6 +91,18 @@ class Hub:
         live.push_room()
         await (live.runner.reload_deadlines() if deadlines and live.runner is not None else asyncio.sleep(0))
         return live
+
+    async def renamed(self, player_id: str, room_ids: list[str]) -> None:
+        """A player's name changed (a rename, a claim under a new name): the tables they sit at
+        (``room_ids``: open and running ones, from the database) and any other room loaded here
+        where they sit (a finished table still on someone's screen) show the new name at once."""
+        room_ids = room_ids[:RENAMED_PUSH_ROOMS]
+        for room_id in room_ids:
+            await self.refresh(room_id)
+        for room_id in set(self.rooms) - set(room_ids):
+            live = self.rooms.get(room_id)
+            if live is not None and live.seat_of(player_id) is not None:
+                await self.refresh(room_id)
 
     async def attach_match(self, room_id: str, match_id: str, started=None) -> MatchRunner:
         """Run the match just started in ``room_id``. ``started`` (room and match as the starting

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from app.accounts import service
-from app.deps import CurrentPlayer, DbDep, SessionDep, SettingsDep, bearer_token
+from app.deps import CurrentPlayer, DbDep, HubDep, SessionDep, SettingsDep, bearer_token
 from app.history import iso
 from app.limits.rest import rate_limit
 
@@ -61,12 +61,15 @@ def _address(request: Request) -> str | None:
 @router.post("", status_code=201, response_model=SessionOpened, dependencies=[rate_limit("logins")], summary="Claim the caller's guest name with a password",
              responses={409: {"description": "`already_claimed`, `name_taken`, `name_confusable_in_room` (a new name like a "
                                              "seat-mate's)"}, 503: BUSY})
-async def claim(body: Claim, player: CurrentPlayer, request: Request, settings: SettingsDep) -> dict:
+async def claim(body: Claim, player: CurrentPlayer, request: Request, settings: SettingsDep, hub: HubDep) -> dict:
     """The caller's guest token stops working; use the returned session token from now on."""
     factory = request.app.state.session_factory
-    opened = await request.app.state.password_work.run(service.claim, factory, player.id, body.password.get_secret_value(),
-                                                       body.name, settings.session_days, _device(request), _address(request))
+    opened, renamed_at = await request.app.state.password_work.run(
+        service.claim, factory, player.id, body.password.get_secret_value(), body.name, settings.session_days,
+        _device(request), _address(request))
     await request.app.state.live_sessions.end([f"guest:{player.id}"])  # the retired guest token's sockets too
+    if body.name is not None and body.name.strip() != player.name:  # claimed under a new name
+        await hub.renamed(player.id, renamed_at)
     return opened
 
 

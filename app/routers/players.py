@@ -16,9 +16,6 @@ from app.schemas import NewPlayer, PlayerCreated, PlayerRename
 from app.security import hash_token, new_id, new_token
 
 router = APIRouter(prefix="/api/players", tags=["players"])
-# A rename is pushed to the player's tables that people are looking at: open and running rooms,
-# newest first, at most this many (a player hosts at most MAX_OPEN_ROOMS_PER_PLAYER open rooms).
-RENAME_PUSH_ROOMS = 50
 
 
 @router.post("", response_model=PlayerCreated, status_code=201, dependencies=[rate_limit("players")],
@@ -64,13 +61,8 @@ async def rename_me(body: PlayerRename, player: CurrentPlayer, hub: HubDep) -> d
                 raise ApiError(409, "name_confusable",
                                f"the name {new_name!r} looks like an account's name: choose another name") from None
             session.commit()
-            return rooms[:RENAME_PUSH_ROOMS]
+            return rooms
 
     room_ids = await hub.write(rename)  # (on SQLite after any join being written: Hub.write)
-    for room_id in room_ids:
-        await hub.refresh(room_id)  # seats carry names: everyone at the table sees the new one
-    for room_id in set(hub.rooms) - set(room_ids):  # finished tables still on someone's screen
-        live = hub.rooms.get(room_id)
-        if live is not None and live.seat_of(player.id) is not None:
-            await hub.refresh(room_id)
+    await hub.renamed(player.id, room_ids)  # seats carry names: everyone at the table sees the new one
     return {"id": player.id, "name": new_name}

@@ -91,3 +91,25 @@ def test_a_rename_reaches_every_table_and_keeps_the_player(server):
     assert Api(server.base_url).post("/api/players", {"name": "Akira"}).status_code == 409
     for sock in sockets:
         sock.close()
+
+
+def test_a_claim_under_a_new_name_reaches_every_table(server):
+    """Claiming an account under another name (the guest name was taken, say) is a rename too:
+    the tables the player sits at show the new name at once, not at their next refresh."""
+    aki = Api.new_player(server.base_url, "Aki")
+    ben = Api.new_player(server.base_url, "Ben")
+    rooms = []
+    for game in ("synomilia", "peribit"):
+        rid = aki.post("/api/rooms", {"game": game}).json()["id"]
+        assert ben.post(f"/api/rooms/{rid}/join", {"seat": 1}).status_code == 200
+        rooms.append(rid)
+    assert aki.post(f"/api/rooms/{rooms[0]}/start").status_code == 200  # one running, one open
+    sockets = [Socket(server.ws_url, rid, aki.token) for rid in rooms]
+    claimed = ben.post("/api/accounts", {"password": "correct horse battery", "name": "Benjiro"})
+    assert claimed.status_code == 201, claimed.text
+    for sock in sockets:
+        assert room_where(sock, lambda r: r["seats"][1]["name"] == "Benjiro")["seats"][1]["player_id"] == ben.player_id
+    assert Api(server.base_url, claimed.json()["token"]).get("/api/players/me").json()["name"] == "Benjiro"
+    for sock in sockets:
+        sock.close()
+
