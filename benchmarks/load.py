@@ -433,7 +433,7 @@ async def start_profile(server_pid: int, duration: float):
     PROFILE_DIR.mkdir(parents=True, exist_ok=True)
     out = PROFILE_DIR / f"window-{len(list(PROFILE_DIR.glob('window-*.raw'))) + 1}.raw"
     return await asyncio.create_subprocess_exec(
-        shutil.which("py-spy") or "py-spy", "record", "--gil", "--nonblocking", "-p", str(server_pid),
+        shutil.which("py-spy") or "py-spy", *(["record", "--gil"] if os.environ.get("PROFILE_GIL", "1") == "1" else ["record"]), "--nonblocking", "-p", str(server_pid),
         "-d", str(max(1, int(duration))), "-r", "200", "-f", "raw", "-o", str(out),
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
 
