@@ -18,6 +18,7 @@ from sqlalchemy import select
 from app import chat, store
 from app.correspondence.path import correspondence_path
 from app.db import Database
+from app.errors import ApiError
 from app.keyed_locks import KeyedLocks
 from app.live.room import LiveRoom
 from app.live.runner import MatchRunner, Writer
@@ -97,12 +98,13 @@ class Hub:
         (``room_ids``: open and running ones, from the database) and any other room loaded here
         where they sit (a finished table still on someone's screen) show the new name at once."""
         room_ids = room_ids[:RENAMED_PUSH_ROOMS]
-        for room_id in room_ids:
-            await self.refresh(room_id)
-        for room_id in set(self.rooms) - set(room_ids):
-            live = self.rooms.get(room_id)
-            if live is not None and live.seat_of(player_id) is not None:
+        loaded = [room_id for room_id, live in list(self.rooms.items())
+                  if room_id not in room_ids and live.seat_of(player_id) is not None]
+        for room_id in [*room_ids, *loaded]:
+            try:
                 await self.refresh(room_id)
+            except ApiError as exc:  # (the name is stored: that table shows it when it is reachable again)
+                log.info("room %s not told of a new name: %s", room_id, exc.code)
 
     async def attach_match(self, room_id: str, match_id: str, started=None) -> MatchRunner:
         """Run the match just started in ``room_id``. ``started`` (room and match as the starting
