@@ -51,7 +51,7 @@ def landing(base: str, accept_language: str | None) -> str:
     titles = [game.title_ja if ja else game.title for game in engines.all_engines()]  # each game's own
     description = (f"友だちと小さな日本のボードゲームを遊べるサイト: {'、'.join(titles)}。" if ja else
                    "Play small Japanese board and card games with friends in the browser: "
-                   f"{', '.join(titles[:-1])} and {titles[-1]}.")
+                   f"{' and '.join(filter(None, [', '.join(titles[:-1]), titles[-1]]))}.")
     alt = "遊び場の5つのゲーム" if ja else "The five games of Asobiba"
     return shell(title, meta_tags(title, description, base + "/", base + OG_IMAGE.format(name="asobiba"), alt, ja))
 

@@ -24,9 +24,9 @@ def name_is_claimed(session: Session, name: str, except_player: str | None = Non
 
 
 def claim(session_factory: sessionmaker[Session], player_id: str, password: str, name: str | None,
-          days: float, device: str, address: str | None = None) -> tuple[dict, list[str]]:
+          days: float, device: str, address: str | None = None) -> tuple[dict, list[str] | None]:
     """Give the guest ``player_id`` an account; returns a new session (the guest token stops working)
-    and, when the claim changed the name, the open and running tables that show it (else none)."""
+    and, when the claim changed the name, the open and running tables that show it (else None)."""
     password_hash = passwords.hash_password(password)
     with session_factory() as session, session.begin():
         player = session.get(Player, player_id)
@@ -37,7 +37,7 @@ def claim(session_factory: sessionmaker[Session], player_id: str, password: str,
         if name_is_claimed(session, new_name):
             raise ApiError(409, "name_taken", f"the name {new_name!r} is already claimed: choose another one")
         look = check_player_name(session, new_name, player_id)  # name_invisible, name_confusable
-        tables = check_at_tables(session, player_id, new_name) if new_name != player.name else []  # name_confusable_in_room
+        tables = check_at_tables(session, player_id, new_name) if new_name != player.name else None  # name_confusable_in_room
         player.name = new_name
         player.token_hash = hash_token(new_token())  # the guest token is retired; nobody knows this one
         session.add(Account(player_id=player_id, name_key=name_key(new_name), name_skeleton=look,

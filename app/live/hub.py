@@ -46,7 +46,9 @@ class Hub:
         self._locks = KeyedLocks()  # per room, living only while used (a 404 leaves none)
         self._used: dict[str, float] = {}  # room id -> when last asked for (``room``); idle ones are swept
         self._idle_sweeper: asyncio.Task | None = None
-        self._notices: set[asyncio.Task] = set()  # zombie notices being stored (app/live/zombies.py)
+        # Work the caller does not wait for (zombie notices being stored, a new name being told),
+        # held here so that it is not collected before it ends.
+        self._background: set[asyncio.Task] = set()
         self.bot_threads = ThreadPoolExecutor(max_workers=settings.bot_workers, thread_name_prefix="bots")
         self.notifier = None  # Web Push (app/push/): set by the app; each match run here notifies through it
 
@@ -93,18 +95,22 @@ class Hub:
         await (live.runner.reload_deadlines() if deadlines and live.runner is not None else asyncio.sleep(0))
         return live
 
-    async def renamed(self, player_id: str, room_ids: list[str]) -> None:
+    def renamed(self, player_id: str, room_ids: list[str]) -> None:
         """A player's name changed (a rename, a claim under a new name): the tables they sit at
         (``room_ids``: open and running ones, from the database) and any other room loaded here
-        where they sit (a finished table still on someone's screen) show the new name at once."""
-        room_ids = room_ids[:RENAMED_PUSH_ROOMS]
+        where they sit (a finished table still on someone's screen) show the new name. Told in the
+        background: the name is stored, and the caller's answer (a claim's only copy of its new
+        session token) must neither wait for tables a cluster loads one by one nor fail with one."""
+        self._in_background(self._tell_renamed(player_id, room_ids[:RENAMED_PUSH_ROOMS]))
+
+    async def _tell_renamed(self, player_id: str, room_ids: list[str]) -> None:
         loaded = [room_id for room_id, live in list(self.rooms.items())
                   if room_id not in room_ids and live.seat_of(player_id) is not None]
         for room_id in [*room_ids, *loaded]:
             try:
                 await self.refresh(room_id)
-            except ApiError as exc:  # (the name is stored: that table shows it when it is reachable again)
-                log.info("room %s not told of a new name: %s", room_id, exc.code)
+            except Exception as exc:  # (stored: that table shows the name when it is reachable again)
+                log.warning("room %s not told of a new name: %r", room_id, exc)
 
     async def attach_match(self, room_id: str, match_id: str, started=None) -> MatchRunner:
         """Run the match just started in ``room_id``. ``started`` (room and match as the starting
@@ -200,12 +206,15 @@ class Hub:
             await self.db.run(record_abandonment, live.runner.match_id, player_id, seat)
 
         def notice(kind: str, seat: int, player_id: str) -> None:
-            task = asyncio.ensure_future(self._notice(live, kind, seat, player_id))
-            self._notices.add(task)
-            task.add_done_callback(self._notices.discard)
+            self._in_background(self._notice(live, kind, seat, player_id))
 
         live.absence = AbsenceWatch(self.clock, self.settings.zombie_grace_seconds, abandoned, live.zombies_changed,
                                     notice)
+
+    def _in_background(self, work) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _notice(self, live: LiveRoom, kind: str, seat: int, player_id: str) -> None:
         try:

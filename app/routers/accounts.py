@@ -68,8 +68,8 @@ async def claim(body: Claim, player: CurrentPlayer, request: Request, settings: 
         service.claim, factory, player.id, body.password.get_secret_value(), body.name, settings.session_days,
         _device(request), _address(request))
     await request.app.state.live_sessions.end([f"guest:{player.id}"])  # the retired guest token's sockets too
-    if body.name is not None and body.name.strip() != player.name:  # claimed under a new name
-        await hub.renamed(player.id, renamed_at)
+    if renamed_at is not None:  # claimed under a new name
+        hub.renamed(player.id, renamed_at)
     return opened
 
 

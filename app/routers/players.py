@@ -64,5 +64,5 @@ async def rename_me(body: PlayerRename, player: CurrentPlayer, hub: HubDep) -> d
             return rooms
 
     room_ids = await hub.write(rename)  # (on SQLite after any join being written: Hub.write)
-    await hub.renamed(player.id, room_ids)  # seats carry names: everyone at the table sees the new one
+    hub.renamed(player.id, room_ids)  # seats carry names: everyone at the table sees the new one
     return {"id": player.id, "name": new_name}

@@ -137,7 +137,8 @@ def test_an_open_proposal_is_said_once_not_again_at_every_move(server, browser):
     for page in (aki, ben):
         wait_for_table(page)
     aki.click("#abort-propose")
-    ben.locator("#abort-proposal").wait_for()
+    for page in (aki, ben):  # both pages hold the view with the proposal before they are watched
+        page.locator("#abort-proposal").wait_for()
     assert ben.locator("#abort-proposal[role]").count() == 0  # inside the notices' region: said once, not twice
     for page in (aki, ben):
         page.evaluate(WATCH_LIVE_REGIONS)
