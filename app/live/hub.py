@@ -96,21 +96,8 @@ class Hub:
         return live
 
     def renamed(self, player_id: str, room_ids: list[str]) -> None:
-        """A player's name changed (a rename, a claim under a new name): the tables they sit at
-        (``room_ids``: open and running ones, from the database) and any other room loaded here
-        where they sit (a finished table still on someone's screen) show the new name. Told in the
-        background: the name is stored, and the caller's answer (a claim's only copy of its new
-        session token) must neither wait for tables a cluster loads one by one nor fail with one."""
-        self._in_background(self._tell_renamed(player_id, room_ids[:RENAMED_PUSH_ROOMS]))
-
-    async def _tell_renamed(self, player_id: str, room_ids: list[str]) -> None:
-        loaded = [room_id for room_id, live in list(self.rooms.items())
-                  if room_id not in room_ids and live.seat_of(player_id) is not None]
-        for room_id in [*room_ids, *loaded]:
-            try:
-                await self.refresh(room_id)
-            except Exception as exc:  # (stored: that table shows the name when it is reachable again)
-                log.warning("room %s not told of a new name: %r", room_id, exc)
+        """A player's name changed: their tables show the new name (``tell_new_name``)."""
+        self._in_background(tell_new_name(self, player_id, room_ids[:RENAMED_PUSH_ROOMS]))
 
     async def attach_match(self, room_id: str, match_id: str, started=None) -> MatchRunner:
         """Run the match just started in ``room_id``. ``started`` (room and match as the starting
@@ -244,3 +231,18 @@ class Hub:
                 runner.reschedule()
         self.rooms[room_id] = live
         return live
+
+
+async def tell_new_name(hub: Hub, player_id: str, room_ids: list[str]) -> None:
+    """A player's name changed (a rename, a claim under a new name): the tables they sit at
+    (``room_ids``: open and running ones, from the database) and any other room loaded here where
+    they sit (a finished table still on someone's screen) show the new name. Run in the
+    background: the name is stored, and the caller's answer (a claim's only copy of its new
+    session token) must neither wait for tables a cluster loads one by one nor fail with one."""
+    loaded = [room_id for room_id, live in list(hub.rooms.items())
+              if room_id not in room_ids and live.seat_of(player_id) is not None]
+    for room_id in [*room_ids, *loaded]:
+        try:
+            await hub.refresh(room_id)
+        except Exception as exc:  # (stored: that table shows the name when it is reachable again)
+            log.warning("room %s not told of a new name: %r", room_id, exc)
