@@ -81,6 +81,7 @@ class FinishedMatch:
     rated: bool = True  # False: the host made the table unrated
     ending: str | None = None  # how it ended when not played out: resigned, aborted, claimed (abandoned)
     abandoned: frozenset[int] = frozenset()  # seats whose player abandoned the match (a bot finished for them)
+    night_id: str | None = None  # the game night its table belongs to (app/nights), if any
 
 
 @dataclass
@@ -158,13 +159,14 @@ def room_info(session: Session, room_id: str) -> RoomInfo:
     return room_info_of(connection, room)
 
 
-def room_info_of(connection, room) -> RoomInfo:
-    """The ``RoomInfo`` of ``room`` (a ``ROOM_ROW`` row as it is now), its seats read."""
+def room_info_of(connection, room, seat_rows=None) -> RoomInfo:
+    """The ``RoomInfo`` of ``room`` (a ``ROOM_ROW`` row as it is now) with its seats (``SEAT_ROWS``
+    rows; read here unless the caller has them as they are now)."""
     seats = [{"seat": s.seat, "player_id": s.player_id, "name": s.name if s.player_id else None,
               "bot": bool(s.player_id and s.is_bot), "left": s.left,
               "bot_level": (s.private_data or {}).get("bot_level", DEFAULT_LEVEL) if s.player_id and s.is_bot else None,
               "vacation_until": int(s.vacation_until * 1000) if s.vacation_until and room.pace != "live" else None}
-             for s in connection.execute(SEAT_ROWS, {"b_room": room.id})]
+             for s in (seat_rows if seat_rows is not None else connection.execute(SEAT_ROWS, {"b_room": room.id}))]
     # A correspondence table keeps its seats for people who close the tab: no bot takes a seat for
     # being away (grace 0); its deadlines decide instead (app/correspondence).
     grace = room.grace_seconds if room.pace == "live" else 0.0
@@ -269,7 +271,8 @@ _ABANDONED = select(Abandonment.seat).where(Abandonment.match_id == bindparam("b
 def abandoned_seats(connection, match_id: str) -> frozenset[int]:
     """The seats whose player abandoned the match (a bot finished it for them)."""
     return frozenset(connection.execute(_ABANDONED, {"b_id": match_id}).scalars())
-_FINISH_ROOM = update(_ROOMS).where(_ROOMS.c.id == bindparam("b_room_id")).values(status="finished")
+_FINISH_ROOM = (update(_ROOMS).where(_ROOMS.c.id == bindparam("b_room_id")).values(status="finished")
+                .returning(_ROOMS.c.night_id))
 
 
 def _finish(session: Session, entry: LogEntry, now) -> None:
@@ -284,13 +287,13 @@ def _finish(session: Session, entry: LogEntry, now) -> None:
     if row is None:
         status = connection.execute(_MATCH_STATUS, {"b_id": entry.match_id}).scalar()
         raise ApiError(409, "match_over", f"match {entry.match_id} is {status or 'gone'}; no more actions are taken")
-    connection.execute(_FINISH_ROOM, {"b_room_id": row.room_id})
+    night_id = connection.execute(_FINISH_ROOM, {"b_room_id": row.room_id}).scalar()
     if row.pace != "live":  # only a correspondence match has deadlines (app/correspondence)
         deadline_records.forget(connection, entry.match_id)
     # read once for every hook (ratings rank an abandoner last; the ending says "abandoned")
     abandoned = abandoned_seats(connection, entry.match_id)
     finished = FinishedMatch(entry.match_id, row.room_id, row.game, row.seats, _status(entry), entry.outcome,
-                             row.started_at, now, row.rated is not False, outcome.get("ending"), abandoned)
+                             row.started_at, now, row.rated is not False, outcome.get("ending"), abandoned, night_id)
     for hook in finish_hooks:
         hook(session, finished)
 

@@ -324,7 +324,10 @@ def plan_start(session: Session, room, seats: list) -> store.StartPlan | None:
 
 def on_finished(session: Session, finished) -> None:
     """A finish hook (after the ratings' one, which writes the result rows): the match that
-    decides a best-of-N night ends it, in the same transaction."""
+    decides a best-of-N night ends it, in the same transaction. (Only a night's table has a
+    night's matches: any other finish costs no statement here.)"""
+    if finished.night_id is None:
+        return
     night_id = session.scalar(select(NightMatch.night_id).where(NightMatch.match_id == finished.id))
     if night_id:
         night = session.get(Night, night_id, with_for_update=True)

@@ -9,6 +9,7 @@ on a busy server the ORM's cost per statement was most of a match's end."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
@@ -58,6 +59,11 @@ _ROOMS = Room.__table__
 _LOCK_ROOM = (update(_ROOMS).where(_ROOMS.c.id == bindparam("b_room")).values(status=_ROOMS.c.status)
               .returning(*_ROOMS.c))
 _VOTED = select(_VOTES.c.seat).where(_VOTES.c.match_id == bindparam("b_match"))
+# The seats, each with whether it voted on the finished match ``b_match``: one statement (one
+# round trip on PostgreSQL) instead of the seats and then the votes.
+_SEATS_VOTED = (store.SEAT_ROWS.add_columns(_VOTES.c.seat.is_not(None).label("voted"))
+                .outerjoin(_VOTES, (_VOTES.c.match_id == bindparam("b_match"))
+                           & (_VOTES.c.seat == RoomSeat.__table__.c.seat)))
 _ADD_VOTE = insert(_VOTES)
 _RESET_SEAT = (update(RoomSeat.__table__)
                .where(RoomSeat.__table__.c.room_id == bindparam("b_room"), RoomSeat.__table__.c.seat == bindparam("b_seat")))
@@ -75,13 +81,13 @@ def vote(session_factory: sessionmaker[Session], room_id: str,
         if room is None:
             store.get_room(session, room_id)  # raises the usual 404
         assert room is not None, "a room that exists is locked"
-        seats = connection.execute(store.SEAT_ROWS, {"b_room": room_id}).all()
+        seats = connection.execute(_SEATS_VOTED, {"b_room": room_id, "b_match": room.match_id}).all()
         seat = next((row.seat for row in seats if row.player_id == player_id), None)
         if seat is None:
             raise ApiError(403, "not_seated", "only a player seated in this room can ask for a rematch")
         if room.status != "finished" or not room.match_id:
             raise ApiError(409, "no_rematch", f"a rematch needs a finished match; the room is {room.status}")
-        voted = set(connection.execute(_VOTED, {"b_match": room.match_id}).scalars())
+        voted = {row.seat for row in seats if row.voted}
         if seat not in voted:
             connection.execute(_ADD_VOTE, {"match_id": room.match_id, "seat": seat, "player_id": player_id,
                                            "created_at": utcnow()})
@@ -92,15 +98,18 @@ def vote(session_factory: sessionmaker[Session], room_id: str,
         if current.waiting:
             return current, None
         # A fresh notebook for a fresh match; a bot keeps its level.
-        connection.execute(_RESET_SEAT, [
-            {"b_room": room_id, "b_seat": row.seat, "left": False,
-             "private_data": {"bot_level": row.private_data["bot_level"]}
-             if row.is_bot and "bot_level" in (row.private_data or {}) else {}}
-            for row in seats])
+        reset = [{"b_room": room_id, "b_seat": row.seat, "left": False,
+                  "private_data": {"bot_level": row.private_data["bot_level"]}
+                  if row.is_bot and "bot_level" in (row.private_data or {}) else {}}
+                 for row in seats]
+        connection.execute(_RESET_SEAT, reset)
         match, running = store.begin_match(session, room, seats)
         connection.execute(_LINK, {"match_id": room.match_id, "rematch_id": match.id, "created_at": utcnow()})
         current.rematch_id = match.id
-        return current, Started(store.room_info_of(connection, running), match)
+        # the seats as this transaction left them (not read back: a round trip on PostgreSQL)
+        now_seated = [SimpleNamespace(**{**row._mapping, "left": False, "private_data": values["private_data"]})
+                      for row, values in zip(seats, reset)]
+        return current, Started(store.room_info_of(connection, running, now_seated), match)
 
 
 def links(session: Session, match_id: str) -> dict:
