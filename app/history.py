@@ -65,7 +65,7 @@ def match_record(session: Session, match: Match, admin: bool = False) -> dict:
         entry["abandoned"] = entry["seat"] in abandoned  # a bot played for them (zombie seat): counted a loss
         result = results.get(entry["seat"])
         entry["rank"] = result.rank if result else None
-        entry["rating_change"] = _change(result) if result is not None and result.rated else None
+        entry["rating_change"] = rating_change(result) if result is not None and result.rated else None
         seats.append(entry)
     end = match.finished_at
     record = {
@@ -75,7 +75,7 @@ def match_record(session: Session, match: Match, admin: bool = False) -> dict:
         "scores": (match.outcome or {}).get("scores"), "steps": store.log_length(session, match.id),
         "rated": any(r.rated for r in results.values()),
         "unrated_reason": ratings.unrated_reason(session, match, abandoned),
-        "rating_changes": [dict(_change(r), seat=r.seat, player_id=r.player_id) for r in results.values() if r.rated],
+        "rating_changes": [dict(rating_change(r), seat=r.seat, player_id=r.player_id) for r in results.values() if r.rated],
         "started_at": iso(match.started_at), "finished_at": iso(end),
         "duration_seconds": round((end - match.started_at).total_seconds(), 3) if end else None,
     }
@@ -84,14 +84,15 @@ def match_record(session: Session, match: Match, admin: bool = False) -> dict:
     return record
 
 
-def _change(result: MatchResult) -> dict:
+def rating_change(result: MatchResult) -> dict:
     """A rated result's change (a rated result has every rating column)."""
     mu0, sigma0, mu1, sigma1 = result.mu_before, result.sigma_before, result.mu_after, result.sigma_after
     assert mu0 is not None and sigma0 is not None and mu1 is not None and sigma1 is not None, "not rated"
     before = ratings.display_rating(mu0, sigma0)
     after = ratings.display_rating(mu1, sigma1)
     return {"before": ratings.describe(mu0, sigma0), "after": ratings.describe(mu1, sigma1),
-            "delta": round(after - before, 3)}
+            "delta": round(after - before, 3),  # of the conservative rating (the leaderboard's order)
+            "shown_delta": ratings.shown_change(mu0, mu1)}  # of the figure players read ("1500?")
 
 
 def parse_seat(match: Match, seat: str | None) -> int | str | None:

@@ -51,6 +51,11 @@ def shown(mu: float, sigma: float) -> str:
     return f"{figure}?" if sigma >= PROVISIONAL_SIGMA else figure
 
 
+def shown_change(mu_before: float, mu_after: float) -> int:
+    """How far the figure players read (``shown``) moved: 1500 → 1523 is +23."""
+    return round(SHOWN_SCALE * mu_after) - round(SHOWN_SCALE * mu_before)
+
+
 def describe(mu: float, sigma: float) -> dict:
     return {"rating": round(display_rating(mu, sigma), 3), "mu": round(mu, 3), "sigma": round(sigma, 3),
             "provisional": sigma >= PROVISIONAL_SIGMA, "shown": shown(mu, sigma)}

@@ -3,7 +3,7 @@
 // player's vacation (their correspondence clocks paused, up to 14 days a year). Read from
 // GET /api/me/tables every 30 s and when the tab comes back into view.
 import { h } from "/static/dom.js";
-import { getLang, setLang, t } from "/static/i18n.js";
+import { getLang, setLang, shownName, t } from "/static/i18n.js";
 import { api, store, toast } from "/static/client.js";
 import { paceText, timeLeft, vacationText } from "/static/pace.js";
 import { showCount } from "/static/my_tables_link.js";
@@ -26,7 +26,9 @@ function gameTitle(id) {
 
 function tableCard(table, now) {
   const turn = table.your_turn;
-  const others = table.awaiting.filter((a) => a.seat !== table.seat).map((a) => a.name);
+  // names as the table shows them (a bot is "ボット1" on a Japanese page)
+  const nameOf = (seat, name) => shownName(table.players.find((p) => p.seat === seat) || { name });
+  const others = table.awaiting.filter((a) => a.seat !== table.seat).map((a) => nameOf(a.seat, a.name));
   let status;
   if (table.status === "open") status = t("Waiting to start", "開始待ち");
   else if (turn) status = t("Your move", "あなたの番です");
@@ -50,7 +52,7 @@ function tableCard(table, now) {
         "span",
         {},
         t("Last move: ", "最後の手："),
-        table.last_move_by ? `${table.last_move_by.name} · ` : "",
+        table.last_move_by ? `${nameOf(table.last_move_by.seat, table.last_move_by.name)} · ` : "",
         ago(table.last_move_at, now),
       ),
     );
@@ -63,8 +65,8 @@ function tableCard(table, now) {
       ),
     );
   const away = table.players.filter((p) => p.vacation_until && p.vacation_until > now);
-  for (const p of away) facts.push(h("span", {}, `${p.name}: ${vacationText(p.vacation_until)}`));
-  const names = table.players.map((p) => p.name).join(", ");
+  for (const p of away) facts.push(h("span", {}, `${shownName(p)}: ${vacationText(p.vacation_until)}`));
+  const names = table.players.map(shownName).join(t(", ", "、"));
   return h(
     "li",
     { class: `card my-table${turn || table.answer_owed ? " my-turn" : ""}`, "data-room": table.room_id },

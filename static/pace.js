@@ -38,5 +38,6 @@ export function timeLeft(seconds) {
   const min = Math.floor((s % 3600) / 60);
   if (d) return t(`${d} d ${hr} h`, `${d}日${hr}時間`);
   if (hr) return t(`${hr} h ${min} min`, `${hr}時間${min}分`);
-  return t(`${min} min`, `${min}分`);
+  if (min) return t(`${min} min`, `${min}分`);
+  return s ? t(`${s} s`, `${s}秒`) : t("none", "なし"); // under a minute: never "0 min" while a clock runs
 }

@@ -99,7 +99,7 @@ async function playerPage(games, playerId) {
       h("a", { href: `/static/replay.html?match=${m.match_id}` }, title(m.game)),
       ` — ${t("rank")} ${m.rank + 1} · `,
       m.players.join(", "),
-      m.rating_change ? ` · ${m.rating_change.delta >= 0 ? "+" : ""}${m.rating_change.delta}` : "",
+      m.rating_change ? ` · ${m.rating_change.shown_delta >= 0 ? "+" : ""}${m.rating_change.shown_delta}` : "",
     ),
   );
   main.replaceChildren(

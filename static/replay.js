@@ -4,7 +4,7 @@
 // when the module is missing or fails. Used by replay.html and, with seat "all", by admin.html.
 import { h } from "./dom.js";
 import { gameTitle } from "/static/client.js";
-import { getLang, t, withShownNames } from "./i18n.js";
+import { getLang, shownName, t, withShownNames } from "./i18n.js";
 import { reasonText } from "./reasons.js";
 import { rematchLinks } from "./rematch.js";
 import { loadTable } from "./tables.js";
@@ -303,12 +303,12 @@ async function replayPage() {
       return h(
         "li",
         {},
-        s.name,
+        shownName(s),
         s.bot ? t(" (bot)", "（ボット）") : "",
         s.abandoned ? t(" (left; a bot played for them)", "（途中退出、ボットが代打ち）") : "",
         s.rank !== null && s.rank !== undefined ? ` — ${t("rank")} ${s.rank + 1}` : "",
         change
-          ? ` — ${change.after.rating.toFixed(1)} (${change.delta >= 0 ? "+" : ""}${change.delta.toFixed(1)})`
+          ? ` — ${change.after.shown} (${change.shown_delta >= 0 ? "+" : ""}${change.shown_delta})` // as the ratings page
           : "",
       );
     }),

@@ -26,7 +26,7 @@ class TableRow:
     on_deadline: str
     seat: int
     match_id: str | None
-    players: list[dict] = field(default_factory=list)  # {"seat", "name", "vacation_until"}
+    players: list[dict] = field(default_factory=list)  # {"seat", "name", "bot", "vacation_until"}
     last_move_at: float | None = None  # seconds since the epoch (the log's time)
     last_move_seat: int | None = None  # a seat, or None for the server's steps
     unread: int = 0
@@ -42,11 +42,11 @@ def read(session, player_id: str) -> list[TableRow]:
     if not tables:
         return []
     ids = list(tables)
-    for room_id, seat, name, until in session.execute(
-            select(RoomSeat.room_id, RoomSeat.seat, Player.name, Player.vacation_until)
+    for room_id, seat, name, bot, until in session.execute(
+            select(RoomSeat.room_id, RoomSeat.seat, Player.name, Player.is_bot, Player.vacation_until)
             .join(Player, Player.id == RoomSeat.player_id)
             .where(RoomSeat.room_id.in_(ids)).order_by(RoomSeat.room_id, RoomSeat.seat)):
-        tables[room_id].players.append({"seat": seat, "name": name, "vacation_until": until})
+        tables[room_id].players.append({"seat": seat, "name": name, "bot": bool(bot), "vacation_until": until})
     by_match = {t.match_id: t for t in tables.values() if t.match_id and t.status == "running"}
     if by_match:
         last = (select(MatchAction.match_id, func.max(MatchAction.idx).label("idx"))
@@ -140,7 +140,7 @@ def entry(table: TableRow, awaiting: list[int] | None, deadlines: dict[str, int]
         "last_move_by": None if table.last_move_seat is None else {"seat": table.last_move_seat,
                                                                      "name": names.get(table.last_move_seat)},
         "unread": table.unread,
-        "players": [{"seat": p["seat"], "name": p["name"],
+        "players": [{"seat": p["seat"], "name": p["name"], "bot": p["bot"],
                      "vacation_until": int(p["vacation_until"] * 1000) if p["vacation_until"] and p["vacation_until"] > now else None}
                     for p in table.players],
     }

@@ -76,11 +76,7 @@ def _matches(session, player_id: str, game: str | None, limit: int, offset: int)
                            .limit(limit).offset(offset)).all()
     out = []
     for result, match in rows:
-        change = None
-        if result.rated:
-            delta = (ratings.display_rating(result.mu_after, result.sigma_after)
-                     - ratings.display_rating(result.mu_before, result.sigma_before))
-            change = {"after": ratings.describe(result.mu_after, result.sigma_after), "delta": round(delta, 3)}
+        change = history.rating_change(result) if result.rated else None
         out.append({"match_id": match.id, "game": match.game, "status": match.status, "seat": result.seat,
                     "rank": result.rank, "rated": result.rated, "rating_change": change,
                     "players": [s["name"] for s in match.seats], "reason": (match.outcome or {}).get("reason"),

@@ -6,12 +6,13 @@ and ends early; a proposal the player owes an answer to is said on their card an
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
 
 from tests.support.axe import severe_violations
-from tests.support.browser import (DESKTOP, PHONE, box_of, create_room, join_room, room_api, start_match,
+from tests.support.browser import (DESKTOP, PHONE, add_bot, box_of, create_room, join_room, room_api, start_match,
                                    unnamed_controls, watch_errors)
 
 CASES = [("en-US", DESKTOP), ("ja-JP", PHONE), ("en-US", PHONE), ("ja-JP", DESKTOP)]
@@ -91,4 +92,23 @@ def test_pace_in_the_lobby_my_tables_and_vacation(server, browser, locale, viewp
     host.locator("#tables-badge:not([hidden])").filter(has_text="1").wait_for()
     assert unnamed_controls(host) == [] and severe_violations(host) == []
     host.screenshot(path=shots / f"corr-answer-owed-{tag}.png", full_page=True)
+    assert errors == []
+
+
+def test_my_tables_names_a_bot_as_its_table_does_and_counts_the_last_minute_in_seconds(server, browser):
+    """A live table in "My tables", in Japanese: its bot is "ボット1" as at the table, and a clock
+    under a minute reads in seconds (it said "0分" while the table's clock showed 0:45)."""
+    page = browser.new_context(viewport=PHONE, locale="ja-JP").new_page()
+    errors = watch_errors(page)
+    create_room(page, server.base_url, "Aki", "synomilia", {"turn_seconds": 50})
+    add_bot(page, 1)
+    start_match(page)
+    page.locator("#turn-clocks .turn-clock").first.wait_for()
+    page.goto(server.base_url + "/static/my_tables.html")
+    card = page.locator(".my-table.my-turn")
+    card.wait_for()
+    text = card.inner_text()
+    assert "ボット1" in text and "Bot 1" not in text, text
+    left = card.locator(".time-left").inner_text()
+    assert re.search(r"残り時間：[1-5]?\d秒$", left), left
     assert errors == []

@@ -60,6 +60,7 @@ def test_a_whole_match_in_japanese_has_no_english_left(server, browser, game):
     seen.update(english_words(page) - {"JSON"})  # (the download's file format)
     assert page.title().startswith(f"リプレイ — {engine.title_ja} — "), page.title()
     assert page.locator("h1", has_text=f"リプレイ: {engine.title_ja}").count() == 1
+    assert page.locator(".replay-players li", has_text="ボット1").count() == 1  # as the table named it
     assert not seen, f"English left in the Japanese {game} pages: {sorted(seen)}"
     assert errors == []
 

@@ -33,6 +33,9 @@ def test_finished_match_history_replay_and_export(server, tmp_path, capsys):
     assert record["outcome"] == final["outcome"] and record["scores"] == final["outcome"]["scores"]
     assert record["steps"] == final["version"] and record["duration_seconds"] >= 0
     assert record["rated"] and len(record["rating_changes"]) == 2 and "room_id" not in record
+    for change in record["rating_changes"]:  # the move of the figure players read ("1500?" → "1523?")
+        figures = [int(change[when]["shown"].rstrip("?")) for when in ("before", "after")]
+        assert change["shown_delta"] == figures[1] - figures[0] != 0
     assert [s["rank"] for s in record["seats"]] == final["outcome"]["ranks"]
 
     # Players: ratings, recent matches; /me still answers for the token's owner.

@@ -60,6 +60,13 @@ def test_replay_page_steps_through_a_match(sqlite_server, browser):
     expect(page.locator("#replay-seat")).to_have_value("0")  # the player's own seat first
     expect(page.locator("#replay-table .synomilia-root")).to_be_visible()
     expect(page.locator(".replay-players li")).to_have_count(2)
+    # each rating as players read it elsewhere ("1523?", moved by a whole number), not the
+    # conservative figure the leaderboard orders by
+    for seat in host.get(f"/api/matches/{match_id}").json()["seats"]:
+        change = seat["rating_change"]
+        sign = "+" if change["shown_delta"] >= 0 else ""
+        expect(page.locator(".replay-players li").nth(seat["seat"])).to_contain_text(
+            f"{change['after']['shown']} ({sign}{change['shown_delta']})")
     page.click("#replay-next")
     expect_step(page, f"Step 1 / {steps}")
     page.click("#replay-next")
