@@ -11,6 +11,8 @@ const label = () => {
 if (link) {
   label();
   const me = document.getElementById("me");
+  // a page that does not say who plays here itself (replay, ratings) shows the saved player's name
+  if (me && !me.textContent) me.textContent = localStorage.getItem("asobiba.name") || "";
   if (me) new MutationObserver(label).observe(me, { childList: true, subtree: true });
   window.addEventListener("storage", label);
 }
