@@ -265,3 +265,18 @@ def press_during_a_room_update(page, pushes, server, room_id: str, selector: str
     pushes.wait_for(lambda room: room["spectators"] >= 1, after=seen)
     page.mouse.up()
     visitor.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_a_visitor_sees_no_my_tables_link_and_a_player_does(server, browser, viewport):
+    """"My tables" is for someone who plays here: hidden for a first visitor at both widths (the
+    phone's layout rule for top-bar links once showed it), shown once they have a player."""
+    page = browser.new_context(viewport=viewport).new_page()
+    for path in ("/", "/static/ratings.html", "/static/replay.html?match=none"):
+        page.goto(server.base_url + path)
+        page.locator("#tables-link").wait_for(state="attached")
+        assert not page.locator("#tables-link").is_visible(), path
+    create_room(page, server.base_url, "Aki", "synomilia")
+    page.goto(server.base_url + "/static/ratings.html")
+    page.locator("#tables-link").wait_for(state="visible")
+    assert page.locator("#me").inner_text() == "Aki"
