@@ -132,6 +132,14 @@ export class MatchControls {
     const { page } = this;
     const platform = m.platform || { abort_votes: [], resign_votes: [] };
     const names = (seats) => seats.map((s) => page.nameOf(s)).join(t(", ", "、"));
+    // who proposed, this player as "You": "You and Cho proposed…", 「あなたとChoさんが…」
+    const proposers = (seats) => {
+      const others = seats.filter((s) => s !== me).map((s) => page.nameOf(s));
+      const en = [...(seats.includes(me) ? ["You"] : []), ...others];
+      const ja = [...(seats.includes(me) ? ["あなた"] : []), ...others.map((n) => `${n}さん`)];
+      const list = en.length > 1 ? `${en.slice(0, -1).join(", ")} and ${en.at(-1)}` : en[0] || "";
+      return t(list, ja.join("と"));
+    };
     const parts = [];
     const abort = platform.abort_votes || [];
     if (abort.length) {
@@ -165,8 +173,8 @@ export class MatchControls {
             "p",
             {},
             t(
-              `${names(abort)} proposed to abort the match (it will not be rated).`,
-              `${names(abort)}さんが対戦の中止を提案しました（レーティング対象外になります）。`,
+              `${proposers(abort)} proposed to abort the match (it will not be rated).`,
+              `${proposers(abort)}が対戦の中止を提案しました（レーティング対象外になります）。`,
             ),
             waiting.length ? ` ${t(`Waiting for: ${names(waiting)}`, `返事待ち：${names(waiting)}`)}` : "",
           ),
@@ -188,12 +196,12 @@ export class MatchControls {
             {},
             me == null
               ? t(
-                  `${names(theirs)} proposed that their team concede.`,
-                  `${names(theirs)}さんがチームの投了を提案しました。`,
+                  `${proposers(theirs)} proposed that their team concede.`,
+                  `${proposers(theirs)}がチームの投了を提案しました。`,
                 )
               : t(
-                  `The other team: ${names(theirs)} proposed to concede.`,
-                  `相手チーム：${names(theirs)}さんが投了を提案しました。`,
+                  `The other team: ${proposers(theirs)} proposed to concede.`,
+                  `相手チーム：${proposers(theirs)}が投了を提案しました。`,
                 ),
           ),
         ),
@@ -229,8 +237,8 @@ export class MatchControls {
             "p",
             {},
             t(
-              `Your team: ${names(resign)} proposed to concede.`,
-              `あなたのチーム：${names(resign)}さんが投了を提案しました。`,
+              `Your team: ${proposers(resign)} proposed to concede.`,
+              `あなたのチーム：${proposers(resign)}が投了を提案しました。`,
             ),
           ),
           ...buttons,

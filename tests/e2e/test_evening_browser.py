@@ -115,6 +115,7 @@ def test_abort_leave_take_back_and_resign_in_english_and_japanese(server, browse
     aki.click("#abort-propose")
     ben.locator("#abort-proposal").wait_for()
     assert "Akiさんが対戦の中止を提案しました" in ben.locator("#abort-proposal").inner_text()
+    assert "You proposed to abort the match" in aki.locator("#abort-proposal").inner_text()  # hers, said so
     assert ben.locator("#abort-agree").inner_text() == "中止に賛成"
     assert ben.title().startswith("● ") and "あなたの返事待ち：対戦の中止に賛成しますか？" in ben.title()  # his answer is awaited
     assert "返事待ち" not in aki.title() and "Answer" not in aki.title()  # hers is given
