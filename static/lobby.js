@@ -411,7 +411,8 @@ function renderBar(el, page) {
   const awaited = new Set(page.awaiting || []);
   const chips = room.seats.map((s) => {
     const tags = seatTags(room, s, me);
-    const turn = room.status === "running" && awaited.has(s.seat);
+    // the viewer's own seat is "to play" only with a decision to make (page.myTurn: decisions.js)
+    const turn = room.status === "running" && awaited.has(s.seat) && (s.seat !== page.mySeat || page.myTurn);
     const chip = h(
       "li",
       {

@@ -1,4 +1,5 @@
 import { announce } from "/static/announce.js";
+import { decisionOf } from "/static/decisions.js";
 import { isNew, played } from "/static/motion.js";
 const said = new Map(); // seat → counts in the view last drawn (what changed = the play to say)
 import { reasonText } from "/static/reasons.js";
@@ -26,6 +27,8 @@ export function render(root, ctx) {
   // the viewer is "you" in a list of awaited seats, never told it waits for itself
   const who = (seat) => (seat === ctx.seat ? t("you", "あなた") : name(seat));
   const mine = ctx.seat !== null && ctx.seat !== undefined && awaiting.includes(ctx.seat);
+  // awaited with something to decide (a call window with nothing to call is no move: decisions.js)
+  const decides = mine && decisionOf("three_magic", legal) !== null;
   const elName = (el) => t(EL_EN[el], EL_JA[el]);
   const cardText = (c) => `${t(EL_EN[c.el], EL_JA[c.el])} ${c.n}${c.star ? "★" : ""}`;
   const cardNode = (c, extra = "", attrs = {}) =>
@@ -87,7 +90,8 @@ export function render(root, ctx) {
     );
   } else if (v.phase === "calls") {
     // Both other players are in every window (ruling), so this text never tells who can call.
-    const waiting = awaiting.length ? awaiting.map(who).join(", ") : t("closing…", "締め切り中…");
+    const deciding = awaiting.filter((s) => s !== ctx.seat || decides); // not "you" with nothing to call
+    const waiting = deciding.length ? deciding.map(who).join(", ") : t("closing…", "締め切り中…");
     status.appendChild(
       h(
         "span",
@@ -185,7 +189,7 @@ export function render(root, ctx) {
       );
     if (p.no_ron_until_draw)
       head.appendChild(h("span", { class: "three_magic-badge" }, t("no ron until next draw", "次のツモまでロン不可")));
-    if (awaiting.includes(seat))
+    if (awaiting.includes(seat) && (seat !== ctx.seat || decides))
       head.appendChild(
         h(
           "span",

@@ -21,6 +21,9 @@ STATE = """() => ({
   nothing: [...document.querySelectorAll(".three_magic-wait")].some((e) => /Nothing to call|誓約・ロンできる札はありません/.test(e.textContent)),
   calls: [...document.querySelectorAll(".game button")].map((b) => b.textContent).filter((x) => /^(Pon|Chi|Ron|ポン|チー|ロン)/.test(x)),
   outcome: Boolean(document.getElementById("outcome")),
+  rowCue: [...document.querySelectorAll(".three_magic-wait")].some((e) => /^(your move|あなたの番)$/.test(e.textContent)),
+  chipTurn: Boolean(document.querySelector("#seats .seat[data-seat='0'] .turn-mark")),
+  waitsForMe: /call decisions: (.*, )?you\b|判断待ち: (.*, )?あなた/.test(document.querySelector(".game")?.textContent || ""),
 })"""
 CONTROLS = ".game button:not([disabled])"
 KINDS = {"Pon": "ポン", "Chi": "チー", "Ron": "ロン"}
@@ -52,6 +55,8 @@ def test_three_magic_cues_only_a_real_decision_and_says_what_it_is(server, brows
             assert not cued, f"a window with nothing to call is cued: {state}"
             assert state["badge"] == "off", state
             assert "Your move" not in state["status"] and "あなたの番" not in state["status"], state
+            # nor does the table: her row, her seat's chip and the window's "waiting for" line
+            assert not state["rowCue"] and not state["chipTurn"] and not state["waitsForMe"], state
         if state["calls"]:
             seen_calls += 1
             assert cued and state["badge"] == "on", f"a real call decision is not cued: {state}"
