@@ -300,13 +300,16 @@ async function replayPage() {
     { start: "1", class: "replay-players" },
     ...record.seats.map((s) => {
       const change = s.rating_change;
+      // the rank the table gave (as its end panel said it), not the one rated: ratings put a
+      // seat (a team) whose player left last, which the "left" mark says instead
+      const rank = record.outcome?.ranks?.[s.seat] ?? s.rank;
       return h(
         "li",
         {},
         shownName(s),
         s.bot ? t(" (bot)", "（ボット）") : "",
         s.abandoned ? t(" (left; a bot played for them)", "（途中退出、ボットが代打ち）") : "",
-        s.rank !== null && s.rank !== undefined ? ` — ${t("rank")} ${s.rank + 1}` : "",
+        rank !== null && rank !== undefined ? ` — ${t("rank")} ${rank + 1}` : "",
         change
           ? ` — ${change.after.shown} (${change.shown_delta >= 0 ? "+" : ""}${change.shown_delta})` // as the ratings page
           : "",

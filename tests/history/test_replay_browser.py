@@ -184,3 +184,31 @@ def test_the_last_step_of_a_resigned_match_waits_for_nobody(sqlite_server, brows
     expect(page.locator("#replay-table .synomilia-status")).to_have_text("Game over.")
     assert "Waiting for" not in page.locator("#replay-table").inner_text()
     assert errors == []
+
+
+def test_the_replay_says_the_rank_the_table_gave_when_a_player_left(sqlite_server, browser):
+    """A player who left was counted last for the ratings; the replay says the rank the game gave
+    (as the end panel did) and marks the leaver, not a third place in a two-player game."""
+    from app.live.zombies import record_abandonment
+    from tests.history.helpers import play, start
+
+    base = sqlite_server.base_url
+    host, guest = Api.new_player(base, "Aki"), Api.new_player(base, "Ben")
+    db, factory = session_factory_for(sqlite_server.app.state.settings.database_url)
+    match_id = start(factory, "synomilia", [host.player_id, guest.player_id], {"reveal_delay": 0})
+    with factory() as session:
+        record_abandonment(session, match_id, guest.player_id, 1)  # a bot finished it for Ben
+    play(factory, match_id, random.Random(4))
+    db.dispose()
+    record = host.get(f"/api/matches/{match_id}").json()
+    ranks = record["outcome"]["ranks"]
+    page, errors = open_page(browser, base, host.token)
+    page.goto(f"/static/replay.html?match={match_id}")
+    players = page.locator(".replay-players li")
+    expect(players).to_have_count(2)
+    for seat in (0, 1):
+        expect(players.nth(seat)).to_contain_text(f"Rank {ranks[seat] + 1}")
+    expect(players.nth(1)).to_contain_text("left; a bot played for them")
+    assert "Rank 3" not in page.locator(".replay-players").inner_text()
+    assert errors == []
+
