@@ -63,7 +63,7 @@ const SENTENCES = [
   [
     /P(\d+) has only (\d+) available number card\(s\) left\./,
     (m, name) => [
-      `${name(m[1] - 1)} has only ${m[2]} available number card(s) left.`,
+      `${name(m[1] - 1)} has only ${m[2]} available number card${m[2] === "1" ? "" : "s"} left.`,
       `${name(m[1] - 1)}の使える数字カードが残り${m[2]}枚。`,
     ],
   ],

@@ -83,3 +83,4 @@ def test_every_outcome_reason_has_a_japanese_sentence(server, browser):
     for reason, ja, en in translated:
         assert not LATIN_WORD.search(ja.replace("名", "")), f"no Japanese for {reason!r}: {ja!r}"
         assert en and "seat" not in en, (reason, en)  # players are named, not numbered from 0
+        assert "(s)" not in en, (reason, en)  # "1 card", "3 cards": counted, not "card(s)"
