@@ -3,6 +3,7 @@
 // back), claim the win when everyone else is gone. They are platform actions sent like any action;
 // the open votes come with each view (``platform``). Also the notices that a bot plays for someone.
 import { h, replaceIfChanged, steadyWhilePressed } from "/static/dom.js";
+import { toast } from "/static/client.js";
 import { t } from "/static/i18n.js";
 
 /** A chat line of channel "notice" in the reader's language. */
@@ -95,6 +96,7 @@ export class MatchControls {
       menu.replaceChildren();
       return;
     }
+    this.noticeTurnedDown(m);
     const parts = [];
     let below = [];
     const zombies = room.seats.filter((s) => s.zombie);
@@ -126,6 +128,38 @@ export class MatchControls {
     replaceIfChanged(el, ...parts); // a live region: said again only when it changed
     menu.hidden = !below.length;
     menu.replaceChildren(...below);
+  }
+
+  /** A proposal this page saw open (an abort, a concession of this player's team) was turned down:
+   * its votes are gone and the match goes on. Said in a toast (it vanished without a word),
+   * unless this player's own "Keep playing" or "Withdraw" did it. */
+  noticeTurnedDown(m) {
+    const platform = m.platform || {};
+    const team = teamOf(m, this.page.mySeat);
+    const open = {
+      match: m.match_id,
+      abort: (platform.abort_votes || []).length > 0,
+      resign: (platform.resign_votes || []).some((s) => team.includes(s)),
+    };
+    const before = this.open;
+    this.open = open;
+    if (!before || before.match !== open.match) return;
+    for (const kind of ["abort", "resign"]) {
+      if (!before[kind] || open[kind]) continue;
+      if (this.answered !== kind)
+        toast(
+          kind === "abort"
+            ? t(
+                "The proposal to abort is off (declined or withdrawn): the match goes on.",
+                "中止の提案はなくなりました（断られたか取り下げられました）。対戦を続けます。",
+              )
+            : t(
+                "The proposal to concede is off (declined or withdrawn): your team plays on.",
+                "投了の提案はなくなりました（断られたか取り下げられました）。チームで続けます。",
+              ),
+        );
+      this.answered = null;
+    }
   }
 
   votes(m, room, me) {
@@ -160,7 +194,10 @@ export class MatchControls {
             type: "button",
             id: "abort-decline",
             class: "quiet",
-            onclick: () => page.act({ platform: "decline", kind: "abort" }),
+            onclick: () => {
+              this.answered = "abort"; // (no toast for this player's own answer)
+              page.act({ platform: "decline", kind: "abort" });
+            },
           },
           abort.includes(me) ? t("Withdraw", "取り下げる") : t("Keep playing", "続ける"),
         ),
@@ -224,7 +261,10 @@ export class MatchControls {
             type: "button",
             id: "concede-decline",
             class: "quiet",
-            onclick: () => page.act({ platform: "decline", kind: "resign" }),
+            onclick: () => {
+              this.answered = "resign";
+              page.act({ platform: "decline", kind: "resign" });
+            },
           },
           resign.includes(me) ? t("Withdraw", "取り下げる") : t("Keep playing", "続ける"),
         ),

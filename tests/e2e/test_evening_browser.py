@@ -121,6 +121,9 @@ def test_abort_leave_take_back_and_resign_in_english_and_japanese(server, browse
     assert "返事待ち" not in aki.title() and "Answer" not in aki.title()  # hers is given
     ben.click("#abort-decline")
     aki.locator("#abort-proposal").wait_for(state="detached")
+    # Aki is told, not left to notice that the proposal vanished; Ben, who answered, is not
+    aki.locator("#toast:not([hidden])", has_text="The proposal to abort is off (declined or withdrawn)").wait_for()
+    assert "中止の提案はなくなりました" not in ben.locator("#toast").inner_text()
     ben.locator("#abort-proposal").wait_for(state="detached")
     assert "返事待ち" not in ben.title()  # answered: no longer asked
     # Ben leaves the table: a bot plays for him at once; said in the chat and on his seat
