@@ -61,13 +61,15 @@ export function startBlocker(room) {
   );
 }
 
-/** Presence of people not (yet) seated: a visitor on the invite page is probably joining. */
-function visitorsLine(room) {
+/** Presence of people not (yet) seated: a visitor on the invite page is probably joining. A
+ * viewer who is not seated is one of them: not told that someone else is joining. */
+function visitorsLine(room, page) {
   const n = room.spectators;
-  if (room.status === "open" && n > 0 && room.seats.some((s) => !s.player_id)) {
+  const others = page && page.mySeat === null ? n - 1 : n;
+  if (room.status === "open" && others > 0 && room.seats.some((s) => !s.player_id)) {
     return t(
-      `Someone is joining: ${n} visitor${n > 1 ? "s" : ""} on the invite page, not seated yet…`,
-      `誰かが参加しようとしています: 招待ページに${n}人(まだ着席していません)…`,
+      `Someone is joining: ${others} visitor${others > 1 ? "s" : ""} on the invite page, not seated yet…`,
+      `誰かが参加しようとしています: 招待ページに${others}人(まだ着席していません)…`,
     );
   }
   return t(`Watching: ${n}`, `観戦者: ${n}`);
@@ -361,7 +363,7 @@ function renderLobby(el, page) {
   parts.push(tableSettings(page, isHost));
   parts.push(
     h("ul", { class: "seat-list", "aria-label": t("Seats", "席") }, rows),
-    h("p", { id: "visitors", class: "muted" }, visitorsLine(room)),
+    h("p", { id: "visitors", class: "muted" }, visitorsLine(room, page)),
     h(
       "div",
       { class: "invite" },
@@ -450,7 +452,11 @@ function renderBar(el, page) {
     ((room.pace || "live") !== "live" ? ` · ${paceText(room)}` : "");
   const away = room.seats.filter((s) => s.vacation_until && s.vacation_until > Date.now());
   const extras = [
-    h("span", { id: "visitors", class: "muted" }, `${t(`status_${room.status}`)}${casual} · ${visitorsLine(room)}`),
+    h(
+      "span",
+      { id: "visitors", class: "muted" },
+      `${t(`status_${room.status}`)}${casual} · ${visitorsLine(room, page)}`,
+    ),
     ...away.map((s) => h("span", { class: "vacation-note" }, `${s.name}: ${vacationText(s.vacation_until)}`)),
     ...inviteButtons(room, null),
   ];

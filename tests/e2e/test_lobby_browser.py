@@ -52,6 +52,8 @@ def test_host_and_friend_are_told_what_to_do(server, browser, viewport, shots):
     friend.goto(host.locator("#invite-url").input_value())
     host.locator("#visitors", has_text="Someone is joining").wait_for()
     assert room_api(host)["body"]["spectators"] == 1
+    friend.locator("#visitors").wait_for()
+    assert "joining" not in friend.locator("#visitors").inner_text()  # the visitor is not told of himself
     # 6: one step: the name field and "Take seat 2" together
     name = friend.get_by_role("textbox", name="Your name")
     take = friend.get_by_role("button", name="Take seat 2")
@@ -175,8 +177,8 @@ def test_typing_a_name_goes_on_through_room_updates(server, browser):
     watcher = browser.new_context().new_page()
     watcher.goto(invite)  # a room update: one more visitor
     # both pages have drawn it (a click while the host's panel is re-drawn could miss its button)
-    for page in (aki, ben):
-        page.locator("#visitors", has_text="2 visitors").wait_for()
+    aki.locator("#visitors", has_text="2 visitors").wait_for()
+    ben.locator("#visitors", has_text="1 visitor on").wait_for()  # the other one: Ben is not told of himself
     aki.click(".add-bot[data-seat='2']")  # another: a bot sits down
     ben.locator(".seat[data-seat='2']", has_text="bot").wait_for()
     ben.keyboard.type("n")
