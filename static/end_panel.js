@@ -24,9 +24,13 @@ function teamOf(outcome, seat) {
   return (outcome.teams || []).findIndex((team) => team.includes(seat));
 }
 
+// A game whose winner is "light" or "dark" (Makelandia) lists its teams in that order
+// (engines/makelandia/engine.py ``teams``): both teams have their colour's name, the losers too.
+const TEAM_ORDER = ["light", "dark"];
+
 function teamName(outcome, index, nameOf) {
   const team = outcome.teams[index];
-  const key = outcome.winner && outcome.teams[index].every((s) => outcome.ranks[s] === 0) ? outcome.winner : null;
+  const key = TEAM_NAMES[outcome.winner] ? TEAM_ORDER[index] : null;
   if (key && TEAM_NAMES[key]) return t(`the ${TEAM_NAMES[key][0]} team`, `${TEAM_NAMES[key][1]}チーム`);
   return t(`the team of ${names(team, nameOf)}`, `${names(team, nameOf)}のチーム`);
 }
@@ -65,6 +69,13 @@ export function headline(outcome, me, nameOf) {
   return { text: t(`${names(winners, nameOf)} won`, `${names(winners, nameOf)}の勝ち`), mood: "neutral" };
 }
 
+/** The place (1-based) that ``rank`` (0-based, as the outcome gives it: the number of seats
+ * strictly better) is said as: in a team game, among the teams ("2nd" for the losing team of two,
+ * not "3rd" behind two winning seats); otherwise the seat's own ("1st, 2nd, 2nd, 4th"). */
+export function placeOf(outcome, rank) {
+  return outcome.teams ? new Set(outcome.ranks.filter((r) => r < rank)).size + 1 : rank + 1;
+}
+
 /** The places: one line per seat, best first, the reader marked; teams say whose team. */
 function places(outcome, me, nameOf) {
   if (!outcome.ranks) return h("p", { class: "muted" }, t("Not rated.", "レーティング対象外です。"));
@@ -83,7 +94,7 @@ function places(outcome, me, nameOf) {
       return h(
         "li",
         { class: `place${seat === me ? " me" : ""}`, "data-seat": seat },
-        h("b", {}, t(`Rank ${rank + 1}`, `${rank + 1}位`)),
+        h("b", {}, t(`Rank ${placeOf(outcome, rank)}`, `${placeOf(outcome, rank)}位`)),
         " ",
         nameOf(seat),
         you,

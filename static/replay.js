@@ -8,6 +8,7 @@ import { getLang, shownName, t, withShownNames } from "./i18n.js";
 import { reasonText } from "./reasons.js";
 import { rematchLinks } from "./rematch.js";
 import { loadTable } from "./tables.js";
+import { placeOf } from "/static/end_panel.js";
 
 const TOKEN_KEY = "asobiba.token";
 // Why a match changed no rating, as the server words it (app/ratings.py ``unrated_reason``).
@@ -302,14 +303,15 @@ async function replayPage() {
       const change = s.rating_change;
       // the rank the table gave (as its end panel said it), not the one rated: ratings put a
       // seat (a team) whose player left last, which the "left" mark says instead
-      const rank = record.outcome?.ranks?.[s.seat] ?? s.rank;
+      const given = record.outcome?.ranks?.[s.seat];
+      const place = given !== undefined ? placeOf(record.outcome, given) : s.rank !== null ? s.rank + 1 : null;
       return h(
         "li",
         {},
         shownName(s),
         s.bot ? t(" (bot)", "（ボット）") : "",
         s.abandoned ? t(" (left; a bot played for them)", "（途中退出、ボットが代打ち）") : "",
-        rank !== null && rank !== undefined ? ` — ${t("rank")} ${rank + 1}` : "",
+        place !== null && place !== undefined ? ` — ${t("rank")} ${place}` : "",
         change
           ? ` — ${change.after.shown} (${change.shown_delta >= 0 ? "+" : ""}${change.shown_delta})` // as the ratings page
           : "",

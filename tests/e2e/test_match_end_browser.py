@@ -101,6 +101,10 @@ def test_the_end_is_on_screen_and_says_who_won(server, browser, game, players, l
         else:
             assert title == ("あなたのチームの勝ち！" if outcome["ranks"][team[0]] == 0 else "あなたのチームの負け")
         assert "チーム" in page.locator("#outcome .place").first.inner_text()
+        places = page.locator("#outcome .place").all_inner_texts()
+        if outcome.get("winner"):  # every seat's team has its colour's name, the losers' too; two places
+            assert all("光チーム" in p or "闇チーム" in p for p in places), places
+            assert sorted({p.split("位")[0] for p in places}) == ["1", "2"], places
     else:
         rank = outcome["ranks"][0]
         winners = outcome["ranks"].count(0)
