@@ -437,7 +437,9 @@ export class RoomPage {
       this.endShownFor = m.match_id;
       document.getElementById("outcome")?.scrollIntoView({ block: "start" });
     }
-    this.tableTexts = markChanges(root, this.tableTexts);
+    // (not at the end: the end panel above the table moves every leaf, and "changed" on the whole
+    // board says nothing; the headline says what happened)
+    this.tableTexts = markChanges(root, m.outcome ? null : this.tableTexts);
     this.renderRoom(); // the bar marks the awaited seats
     if (m.seat !== null && !this.seatDataLoaded) {
       this.seatDataLoaded = true;

@@ -92,6 +92,8 @@ def test_the_end_is_on_screen_and_says_who_won(server, browser, game, players, l
     page.locator("#outcome-title").wait_for()
     page.wait_for_timeout(300)  # the end panel's scroll has happened
     assert on_screen(page, "#outcome-title"), "the end is below the fold"
+    # the last view is not a board full of "just changed" marks (the end panel moved every leaf)
+    assert page.locator("#table .just-changed").count() == 0
     outcome = finished_outcome(server.base_url, page)
     title = page.locator("#outcome-title").inner_text()
     if game == "makelandia":  # teams: seat 0 is the reader
