@@ -106,7 +106,9 @@ export class MatchControls {
           "p",
           { class: "zombie-notice", "data-seat": s.seat },
           "⚙ ",
-          t(`A bot plays for ${s.name} until they are back.`, `${s.name}さんが戻るまでボットが代わりに打ちます。`),
+          s.seat === page.mySeat
+            ? t("A bot plays for you until you are back.", "あなたが戻るまでボットが代わりに打ちます。")
+            : t(`A bot plays for ${s.name} until they are back.`, `${s.name}さんが戻るまでボットが代わりに打ちます。`),
         ),
       );
     }
@@ -165,7 +167,8 @@ export class MatchControls {
   votes(m, room, me) {
     const { page } = this;
     const platform = m.platform || { abort_votes: [], resign_votes: [] };
-    const names = (seats) => seats.map((s) => page.nameOf(s)).join(t(", ", "、"));
+    // names, this player as "you" (a page never waits for its reader by name)
+    const whom = (seats) => seats.map((s) => (s === me ? t("you", "あなた") : page.nameOf(s))).join(t(", ", "、"));
     // who proposed, this player as "You": "You and Cho proposed…", 「あなたとChoさんが…」
     const proposers = (seats) => {
       const others = seats.filter((s) => s !== me).map((s) => page.nameOf(s));
@@ -213,7 +216,7 @@ export class MatchControls {
               `${proposers(abort)} proposed to abort the match (it will not be rated).`,
               `${proposers(abort)}が対戦の中止を提案しました（レーティング対象外になります）。`,
             ),
-            waiting.length ? ` ${t(`Waiting for: ${names(waiting)}`, `返事待ち：${names(waiting)}`)}` : "",
+            waiting.length ? ` ${t(`Waiting for: ${whom(waiting)}`, `返事待ち：${whom(waiting)}`)}` : "",
           ),
           ...buttons,
         ),

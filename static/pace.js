@@ -39,5 +39,6 @@ export function timeLeft(seconds) {
   if (d) return t(`${d} d ${hr} h`, `${d}日${hr}時間`);
   if (hr) return t(`${hr} h ${min} min`, `${hr}時間${min}分`);
   if (min) return t(`${min} min`, `${min}分`);
-  return s ? t(`${s} s`, `${s}秒`) : t("none", "なし"); // under a minute: never "0 min" while a clock runs
+  // under a minute: never "0 min" while a clock runs, nor seconds that a page read once would not count down
+  return s ? t("under a minute", "1分未満") : t("none", "なし");
 }

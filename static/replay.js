@@ -311,7 +311,7 @@ async function replayPage() {
         shownName(s),
         s.bot ? t(" (bot)", "（ボット）") : "",
         s.abandoned ? t(" (left; a bot played for them)", "（途中退出、ボットが代打ち）") : "",
-        place !== null && place !== undefined ? ` — ${t("rank")} ${place}` : "",
+        place !== null && place !== undefined ? ` — ${t(`Rank ${place}`, `${place}位`)}` : "", // as the end panel
         change
           ? ` — ${change.after.shown} (${change.shown_delta >= 0 ? "+" : ""}${change.shown_delta})` // as the ratings page
           : "",

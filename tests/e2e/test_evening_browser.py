@@ -115,6 +115,7 @@ def test_abort_leave_take_back_and_resign_in_english_and_japanese(server, browse
     aki.click("#abort-propose")
     ben.locator("#abort-proposal").wait_for()
     assert "Akiさんが対戦の中止を提案しました" in ben.locator("#abort-proposal").inner_text()
+    assert "返事待ち：あなた" in ben.locator("#abort-proposal").inner_text()  # he is "you" on his own page
     assert "You proposed to abort the match" in aki.locator("#abort-proposal").inner_text()  # hers, said so
     assert ben.locator("#abort-agree").inner_text() == "中止に賛成"
     assert ben.title().startswith("● ") and "あなたの返事待ち：対戦の中止に賛成しますか？" in ben.title()  # his answer is awaited
@@ -133,6 +134,7 @@ def test_abort_leave_take_back_and_resign_in_english_and_japanese(server, browse
     aki.locator(".seat[data-seat='1']", has_text="a bot plays for now").wait_for()
     assert "A bot plays for Ben until they are back." in aki.locator(".zombie-notice").inner_text()
     ben.locator("#chat-log li.notice[data-notice='bot_plays']", has_text="Benさんが戻るまでボットが代わりに打ちます。").wait_for()
+    ben.locator(".zombie-notice", has_text="あなたが戻るまでボットが代わりに打ちます。").wait_for()  # his own seat
     ben.locator("#take-back", has_text="席に戻る").click()
     aki.locator("#chat-log li.notice[data-notice='back']", has_text="Ben is back and plays again.").wait_for()
     aki.locator(".zombie-notice").wait_for(state="detached")

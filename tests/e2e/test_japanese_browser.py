@@ -61,6 +61,7 @@ def test_a_whole_match_in_japanese_has_no_english_left(server, browser, game):
     assert page.title().startswith(f"リプレイ — {engine.title_ja} — "), page.title()
     assert page.locator("h1", has_text=f"リプレイ: {engine.title_ja}").count() == 1
     assert page.locator(".replay-players li", has_text="ボット1").count() == 1  # as the table named it
+    assert "順位" not in page.locator(".replay-players").inner_text()  # places as the end panel: "1位"
     assert not seen, f"English left in the Japanese {game} pages: {sorted(seen)}"
     assert errors == []
 
