@@ -17,7 +17,8 @@ import time
 import httpx
 import pytest
 
-from tests.support.browser import DESKTOP, PHONE, add_bot, create_room, join_room, start_match, wait_for_table, watch_errors
+from tests.support.browser import (DESKTOP, PHONE, add_bot, create_room, friends_at_synomilia, join_room, start_match,
+                                   wait_for_table, watch_errors)
 from tests.support.clients import Api
 
 
@@ -103,14 +104,7 @@ def test_a_friend_left_the_others_open_a_new_table_her_link_still_leads_to(serve
 
 
 def test_abort_leave_take_back_and_resign_in_english_and_japanese(server, browser):
-    aki = browser.new_context(viewport=DESKTOP).new_page()
-    ben = browser.new_context(viewport=PHONE, locale="ja-JP").new_page()
-    errors = watch_errors(aki) + watch_errors(ben)
-    invite = create_room(aki, server.base_url, "Aki", "synomilia")
-    join_room(ben, aki, invite, "Ben", 1)
-    start_match(aki)
-    for page in (aki, ben):
-        wait_for_table(page)
+    aki, ben, errors = friends_at_synomilia(server, browser)
     # abort: proposed, declined, proposed again and agreed
     aki.click("#abort-propose")
     ben.locator("#abort-proposal").wait_for()

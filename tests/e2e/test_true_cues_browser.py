@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from tests.support.browser import (DESKTOP, PHONE, add_bot, create_room, join_room, start_match, wait_for_table,
-                                   watch_errors)
+from tests.support.browser import (DESKTOP, PHONE, add_bot, create_room, friends_at_synomilia, join_room, start_match,
+                                   wait_for_table, watch_errors)
 
 STATE = """() => ({
   title: document.title,
@@ -133,14 +133,7 @@ def test_an_open_proposal_is_said_once_not_again_at_every_move(server, browser):
     """The notices above the table and the status line are live regions: whatever is put in them is
     read out. Every view redraws them; an abort proposal that waits while both players move on must
     not be said again at each move (nor the status line repeat what it already says)."""
-    aki = browser.new_context(viewport=DESKTOP).new_page()
-    ben = browser.new_context(viewport=PHONE, locale="ja-JP").new_page()
-    errors = watch_errors(aki) + watch_errors(ben)
-    invite = create_room(aki, server.base_url, "Aki", "synomilia")
-    join_room(ben, aki, invite, "Ben", 1)
-    start_match(aki)
-    for page in (aki, ben):
-        wait_for_table(page)
+    aki, ben, errors = friends_at_synomilia(server, browser)
     aki.click("#abort-propose")
     for page in (aki, ben):  # both pages hold the view with the proposal before they are watched
         page.locator("#abort-proposal").wait_for()

@@ -12,6 +12,18 @@ def room_where(sock: Socket, predicate) -> dict:
     return sock.recv_until(lambda m: m["type"] == "room" and predicate(m["room"]))["room"]
 
 
+def aki_and_ben_at_two_tables(server) -> tuple[Api, Api, list[str]]:
+    """Aki hosts a Synomilia and a Peribit table; Ben sits at both (seat 2)."""
+    aki = Api.new_player(server.base_url, "Aki")
+    ben = Api.new_player(server.base_url, "Ben")
+    rooms = []
+    for game in ("synomilia", "peribit"):
+        rid = aki.post("/api/rooms", {"game": game}).json()["id"]
+        assert ben.post(f"/api/rooms/{rid}/join", {"seat": 1}).status_code == 200
+        rooms.append(rid)
+    return aki, ben, rooms
+
+
 def test_the_host_changes_the_table_until_start(server):
     aki = Api.new_player(server.base_url, "Aki")
     ben = Api.new_player(server.base_url, "Ben")
@@ -59,13 +71,7 @@ def test_the_host_changes_the_table_until_start(server):
 
 
 def test_a_rename_reaches_every_table_and_keeps_the_player(server):
-    aki = Api.new_player(server.base_url, "Aki")
-    ben = Api.new_player(server.base_url, "Ben")
-    rooms = []
-    for game in ("synomilia", "peribit"):
-        rid = aki.post("/api/rooms", {"game": game}).json()["id"]
-        assert ben.post(f"/api/rooms/{rid}/join", {"seat": 1}).status_code == 200
-        rooms.append(rid)
+    aki, ben, rooms = aki_and_ben_at_two_tables(server)
     sockets = [Socket(server.ws_url, rid, aki.token) for rid in rooms]
     answer = ben.http.patch("/api/players/me", json={"name": " Benjiro "}, headers=ben._headers())
     assert answer.status_code == 200 and answer.json() == {"id": ben.player_id, "name": "Benjiro"}
@@ -96,13 +102,7 @@ def test_a_rename_reaches_every_table_and_keeps_the_player(server):
 def test_a_claim_under_a_new_name_reaches_every_table(server):
     """Claiming an account under another name (the guest name was taken, say) is a rename too:
     the tables the player sits at show the new name at once, not at their next refresh."""
-    aki = Api.new_player(server.base_url, "Aki")
-    ben = Api.new_player(server.base_url, "Ben")
-    rooms = []
-    for game in ("synomilia", "peribit"):
-        rid = aki.post("/api/rooms", {"game": game}).json()["id"]
-        assert ben.post(f"/api/rooms/{rid}/join", {"seat": 1}).status_code == 200
-        rooms.append(rid)
+    aki, ben, rooms = aki_and_ben_at_two_tables(server)
     assert aki.post(f"/api/rooms/{rooms[0]}/start").status_code == 200  # one running, one open
     sockets = [Socket(server.ws_url, rid, aki.token) for rid in rooms]
     claimed = ben.post("/api/accounts", {"password": "correct horse battery", "name": "Benjiro"})

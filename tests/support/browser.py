@@ -222,6 +222,20 @@ def join_room(page, host_page, invite: str, name: str, seat: int) -> None:
             f"{page.locator('#toast').inner_text()!r}, server says {room_api(page)}") from exc
 
 
+def friends_at_synomilia(server, browser):
+    """Aki (English, 1280 px) and Ben (Japanese, 390 px) in their own browsers, their Synomilia
+    match started and drawn on both pages; returns both pages and a list gathering their errors."""
+    aki = browser.new_context(viewport=DESKTOP).new_page()
+    ben = browser.new_context(viewport=PHONE, locale="ja-JP").new_page()
+    errors = watch_errors(aki) + watch_errors(ben)
+    invite = create_room(aki, server.base_url, "Aki", "synomilia")
+    join_room(ben, aki, invite, "Ben", 1)
+    start_match(aki)
+    for page in (aki, ben):
+        wait_for_table(page)
+    return aki, ben, errors
+
+
 def click_until_outcome(pages, selector: str, rng, seconds: float = 240, check=None) -> int:
     """Each page in turn clicks one random offered control until every page shows the outcome;
     returns how many clicks it took. ``check(page)``, if given, runs on each page before each click."""
