@@ -89,6 +89,11 @@ export function t(keyOrEn, ja) {
   return lang === "ja" ? entry[1] : entry[0];
 }
 
+/** Names in a sentence: "Aki, Ben" on an English page, 「Aki、Ben」 on a Japanese one. */
+export function listOf(names) {
+  return names.join(t(", ", "、"));
+}
+
 /** The name to show for a player: a bot the server named "Bot <n>" (app/routers/bots.py) is
  * "ボット<n>" on a Japanese page; every other name is the player's own, shown as given. */
 export function shownName(player) {

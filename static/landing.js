@@ -1,7 +1,7 @@
 // The landing page: one card per game (picture, players, length, pitch, "Play with friends",
 // "Try it against bots"), the private-room form, and a returning player's rooms.
 import { h } from "/static/dom.js";
-import { getLang, t } from "/static/i18n.js";
+import { getLang, listOf, t } from "/static/i18n.js";
 import { gameTitle } from "/static/client.js";
 import { CARD_INFO } from "/static/landing-games.js";
 import { identityLine } from "/static/identity.js";
@@ -269,7 +269,7 @@ async function myRooms(section, games, app) {
       {},
       rooms.map((r) => {
         const label = t(...(STATUS[r.status] || [r.status, r.status]));
-        const who = r.players ? r.players.join(", ") : "";
+        const who = r.players ? listOf(r.players) : "";
         const link =
           r.status === "finished" || r.status === "aborted"
             ? h("a", { href: `/static/replay.html?match=${r.match_id}`, class: "my-room-replay" }, t("replay"))

@@ -3,7 +3,7 @@
 // player's vacation (their correspondence clocks paused, up to 14 days a year). Read from
 // GET /api/me/tables every 30 s and when the tab comes back into view.
 import { h } from "/static/dom.js";
-import { getLang, setLang, shownName, t } from "/static/i18n.js";
+import { getLang, listOf, setLang, shownName, t } from "/static/i18n.js";
 import { api, store, toast } from "/static/client.js";
 import { paceText, timeLeft, vacationText } from "/static/pace.js";
 import { showCount } from "/static/my_tables_link.js";
@@ -32,7 +32,7 @@ function tableCard(table, now) {
   let status;
   if (table.status === "open") status = t("Waiting to start", "開始待ち");
   else if (turn) status = t("Your move", "あなたの番です");
-  else if (others.length) status = t(`Waiting for ${others.join(", ")}`, `${others.join("、")}の番`);
+  else if (others.length) status = t(`Waiting for ${listOf(others)}`, `${listOf(others)}の番`);
   else status = t("In play", "対局中");
   // a proposal (abort, a teammate's concession) waits for the player's answer: said first
   if (table.answer_owed) status = `${t("Your answer is awaited", "あなたの返事待ち")} · ${status}`;

@@ -1,7 +1,7 @@
 // Ratings pages: a leaderboard per game (?game=id) and a player's page (?player=id) with their
 // rating in each game (provisional ones marked) and recent matches linking to replays.
 import { h } from "/static/dom.js";
-import { getLang, t } from "/static/i18n.js";
+import { getLang, listOf, t } from "/static/i18n.js";
 import { api, gameTitle } from "/static/client.js";
 
 const main = document.getElementById("main");
@@ -98,7 +98,7 @@ async function playerPage(games, playerId) {
       {},
       h("a", { href: `/static/replay.html?match=${m.match_id}` }, title(m.game)),
       ` — ${t("rank")} ${m.rank + 1} · `,
-      m.players.join(", "),
+      listOf(m.players),
       m.rating_change ? ` · ${m.rating_change.shown_delta >= 0 ? "+" : ""}${m.rating_change.shown_delta}` : "",
     ),
   );

@@ -2,7 +2,7 @@
 // (bots at once), and who is still awaited. The server starts the new match in the same room when
 // everyone has confirmed; the room page then simply receives the new match's views.
 import { h, replaceIfChanged, steadyWhilePressed } from "/static/dom.js";
-import { t } from "/static/i18n.js";
+import { listOf, t } from "/static/i18n.js";
 
 export class RematchPanel {
   /** ``page`` gives api(method, path), roomId, mySeat (getter), nameOf(seat), toast(text). */
@@ -46,7 +46,8 @@ export class RematchPanel {
     el.hidden = false;
     const me = this.page.mySeat;
     const confirmed = state.confirmed.includes(me);
-    const names = (seats) => seats.map((s) => this.page.nameOf(s)).join(", ");
+    // names, this player as "you" (as the proposals above the table say it)
+    const names = (seats) => listOf(seats.map((s) => (s === me ? t("you", "あなた") : this.page.nameOf(s))));
     const parts = [];
     if (me !== null && !confirmed) {
       parts.push(
@@ -68,14 +69,12 @@ export class RematchPanel {
           "p",
           { class: "rematch-confirmed" },
           "✓ ",
-          t("Ready for a rematch:", "再戦に賛成："),
-          " ",
-          names(state.confirmed),
+          t("Ready for a rematch: ", "再戦に賛成：") + names(state.confirmed),
         ),
       );
     if (state.waiting.length)
       parts.push(
-        h("p", { class: "rematch-waiting muted" }, "… ", t("Waiting for:", "返事待ち："), " ", names(state.waiting)),
+        h("p", { class: "rematch-waiting muted" }, "… ", t("Waiting for: ", "返事待ち：") + names(state.waiting)),
       );
     parts.push(...this.withoutTheAbsent(state, me));
     // a live region: said again only when it changed (a room push comes with every arrival)
@@ -94,13 +93,7 @@ export class RematchPanel {
     const parts = [];
     const away = room.seats.filter((s) => s.player_id && !s.bot && !s.connected && state.waiting.includes(s.seat));
     if (away.length) {
-      parts.push(
-        h(
-          "p",
-          { class: "rematch-away muted" },
-          t(`Away: ${away.map((s) => s.name).join(", ")}`, `不在：${away.map((s) => s.name).join("、")}`),
-        ),
-      );
+      parts.push(h("p", { class: "rematch-away muted" }, t("Away: ", "不在：") + listOf(away.map((s) => s.name))));
       if (room.host_id === room.seats.find((s) => s.seat === me)?.player_id) {
         parts.push(
           h(

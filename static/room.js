@@ -2,7 +2,7 @@
 // (static/games/<id>.js) and chat. The server is authoritative: this only shows what it pushes
 // and sends what the player clicks.
 import { h, steadyWhilePressed } from "/static/dom.js";
-import { getLang, t, withShownNames } from "/static/i18n.js";
+import { getLang, listOf, t, withShownNames } from "/static/i18n.js";
 import { api, ensurePlayer, gameTitle, store, toast } from "/static/client.js";
 import { errorText } from "/static/error_texts.js";
 import { renderPanel, seatLabel } from "/static/lobby.js";
@@ -299,7 +299,7 @@ export class RoomPage {
     else if (m) {
       // a seat awaited with nothing to decide is not "waiting for" itself
       const others = this.awaiting.filter((s) => s !== m.seat);
-      const waiting = others.length ? `${t("waiting_for")} ${others.map((s) => this.nameOf(s)).join(", ")}` : "";
+      const waiting = others.length ? `${t("waiting_for")} ${listOf(others.map((s) => this.nameOf(s)))}` : "";
       // an answer owed while another seat moves: both are true, both are said
       text = m.outcome
         ? headline(m.outcome, m.seat, (s) => this.nameOf(s)).text
@@ -523,7 +523,8 @@ export class RoomPage {
       asked: this.answer !== null,
       title: this.title,
       deadlines: m.deadlines,
-      awaiting: m.awaiting,
+      // (this seat awaited with nothing to decide, as in Three Magic's call window: no clock of its own)
+      awaiting: m.awaiting.filter((s) => s !== m.seat || this.move !== null || this.answer !== null),
       nameOf: (s) => this.nameOf(s),
       over: !!m.outcome,
     });

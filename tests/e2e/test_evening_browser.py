@@ -31,7 +31,7 @@ def database_url(database_url_of_every_kind):
 def three_friends(server, browser):
     aya = browser.new_context(viewport=DESKTOP).new_page()
     ben = browser.new_context(viewport=PHONE).new_page()
-    cho = browser.new_context(viewport=DESKTOP).new_page()
+    cho = browser.new_context(viewport=DESKTOP, locale="ja-JP").new_page()
     errors = watch_errors(aya) + watch_errors(ben)
     invite = create_room(aya, server.base_url, "Aya", "three_magic")
     join_room(ben, aya, invite, "Ben", 1)
@@ -46,6 +46,9 @@ def three_friends(server, browser):
         page.locator("#outcome").wait_for()
     assert "Aya resigned." in aya.locator("#outcome").inner_text()
     says_the_match_is_over(ben)
+    # who is asked, in each page's words: names listed with 、 on a Japanese page, the reader as あなた
+    cho.locator(".rematch-waiting", has_text="返事待ち：Aya、Ben、あなた").wait_for()
+    assert ben.locator(".rematch-waiting").inner_text() == "… Waiting for: Aya, you, Cho"
     return invite, aya, ben, cho, errors
 
 

@@ -75,8 +75,9 @@ def test_turn_cues_then_rematch_in_the_same_room(server, browser):
     click_until_outcome([host, guest], CONTROLS, random.Random(8))
     old_match = host.evaluate("fetch(location.pathname.replace('/r/', '/api/rooms/')).then(r => r.json()).then(r => r.match_id)")
     host.locator("#rematch-button").click()
-    host.locator(".rematch-confirmed", has_text="Aki").wait_for()
-    guest.locator(".rematch-waiting", has_text="Ben").wait_for()  # the guest sees who is awaited
+    host.locator(".rematch-confirmed", has_text="Ready for a rematch: you").wait_for()  # her own page says "you"
+    guest.locator(".rematch-waiting", has_text="Waiting for: you").wait_for()  # the guest sees he is awaited
+    assert guest.locator(".rematch-confirmed").inner_text() == "✓ Ready for a rematch: Aki"
     assert host.locator("#rematch-button").count() == 0
     guest.locator("#rematch-button").click()
     for page in (host, guest):

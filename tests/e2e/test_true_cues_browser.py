@@ -1,7 +1,7 @@
 """Cues that are true (issue 29, point 6). Three Magic: the tab title, favicon badge, status line
 (and so the sound and vibration, which start with them) announce a move only when the player has a
 real decision, and say what it is ("Call Pon, or pass"); a call window with nothing to call is no
-"move". Two-player tables: one clock per table, the header's, counting down alike on every page."""
+"move", and no clock of hers runs. Two-player tables: one clock per table, the header's, counting down alike on every page."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ STATE = """() => ({
   outcome: Boolean(document.getElementById("outcome")),
   rowCue: [...document.querySelectorAll(".three_magic-wait")].some((e) => /^(your move|あなたの番)$/.test(e.textContent)),
   chipTurn: Boolean(document.querySelector("#seats .seat[data-seat='0'] .turn-mark")),
+  ownClock: Boolean(document.querySelector("#turn-clocks .turn-clock[data-seat='0']")),
   waitsForMe: /call decisions: (.*, )?you\b|判断待ち: (.*, )?あなた/.test(document.querySelector(".game")?.textContent || ""),
 })"""
 CONTROLS = ".game button:not([disabled])"
@@ -57,6 +58,7 @@ def test_three_magic_cues_only_a_real_decision_and_says_what_it_is(server, brows
             assert "Your move" not in state["status"] and "あなたの番" not in state["status"], state
             # nor does the table: her row, her seat's chip and the window's "waiting for" line
             assert not state["rowCue"] and not state["chipTurn"] and not state["waitsForMe"], state
+            assert not state["ownClock"], f"her clock runs with nothing to decide: {state}"
         if state["calls"]:
             seen_calls += 1
             assert cued and state["badge"] == "on", f"a real call decision is not cued: {state}"
