@@ -267,6 +267,9 @@ async function render() {
       if (err.status === 401) forget();
     }
   }
+  // the top bar's name follows a logout or an ended session at once (static/account_link.js)
+  const shown = document.getElementById("me");
+  if (shown) shown.textContent = localStorage.getItem(KEYS.name) || "";
   const parts = [h("h1", {}, t("Account", "アカウント"))];
   if (me) {
     parts.push(

@@ -282,3 +282,32 @@ def test_a_visitor_sees_no_my_tables_link_and_a_player_does(server, browser, vie
     page.goto(server.base_url + "/static/ratings.html")
     page.locator("#tables-link").wait_for(state="visible")
     assert page.locator("#me").inner_text() == "Aki"
+
+
+TOP_BAR = """() => ({
+  links: [...document.querySelectorAll(".topbar > *")].map((e) => e.id || e.className),
+  height: document.querySelector(".topbar").getBoundingClientRect().height,
+})"""
+
+
+def test_every_page_has_the_same_top_bar_and_a_count_in_it_does_not_make_it_taller(server, browser):
+    """The site's pages share one top bar (the game-night page once had an older one without "My
+    tables"); on the narrowest phone in Japanese, "My tables" with its count still fits the first
+    row (the count appearing once pushed the bar a row taller: a 48 px jump of the whole page)."""
+    page = browser.new_context(viewport={"width": 320, "height": 640}, locale="ja-JP").new_page()
+    errors = watch_errors(page)
+    create_room(page, server.base_url, "Akiko", "synomilia", {"reveal_delay": 0})
+    add_bot(page, 1)
+    start_match(page)
+    wait_for_table(page)  # both predict at once: her table waits for her, the count is 1
+    expected = ["brand", "me", "tables-link", "account-link", "notify-link", "lang-toggle"]
+    for path in ("/", "/static/ratings.html", "/static/my_tables.html", "/static/notifications.html",
+                 "/static/account.html", "/static/night.html?id=none", "/static/replay.html?match=none"):
+        page.goto(server.base_url + path)
+        page.locator("#tables-badge:not([hidden])").wait_for()
+        with_count = page.evaluate(TOP_BAR)
+        assert with_count["links"] == expected, path
+        assert page.locator("#me").inner_text() == "Akiko", path
+        page.evaluate("document.getElementById('tables-badge').hidden = true")
+        assert page.evaluate(TOP_BAR)["height"] == with_count["height"], path
+    assert errors == []
