@@ -5,7 +5,7 @@
 // Without a player the link is not shown.
 import { api, store } from "/static/client.js";
 import { t } from "/static/i18n.js";
-import { setWaiting } from "/static/turn_cues.js";
+import { setWaiting, waitingCount } from "/static/turn_cues.js";
 
 const POLL_MS = 60_000;
 const bar = document.querySelector(".topbar");
@@ -20,12 +20,15 @@ if (bar && !link) {
 }
 
 let count = 0;
+let listed = false; // the server's list is known: this page's own table counts as its latest view says
 let timer = null;
 let soonTimer = null;
 
 function draw() {
   if (!link) return;
   link.hidden = !store.token;
+  // (a move made on this table takes the count down at once, as the tab's title does)
+  if (listed) count = waitingCount();
   const label = t("My tables", "マイテーブル");
   const badge = document.createElement("span");
   badge.className = "tables-badge";
@@ -42,9 +45,9 @@ function draw() {
  * also gives the tab's title and icon their count (static/turn_cues.js). */
 export function showCount(n, tables) {
   count = Number(n) || 0;
+  listed = Array.isArray(tables);
+  if (listed) setWaiting(tables.filter((table) => table.your_turn || table.answer_owed).map((table) => table.room_id));
   draw();
-  if (Array.isArray(tables))
-    setWaiting(tables.filter((table) => table.your_turn || table.answer_owed).map((table) => table.room_id));
 }
 
 async function refresh() {
@@ -69,7 +72,10 @@ refresh();
 // a guest created or logged in on this page (the header's name changes): show the link at once
 const me = document.getElementById("me");
 if (me) new MutationObserver(() => (store.token && link?.hidden ? refresh() : null)).observe(me, { childList: true });
-window.addEventListener("asobiba:turn", soon);
+window.addEventListener("asobiba:turn", () => {
+  draw();
+  soon();
+});
 document.addEventListener("visibilitychange", () => {
   if (!document.hidden) soon();
 });

@@ -163,3 +163,23 @@ def test_an_open_proposal_is_said_once_not_again_at_every_move(server, browser):
         assert live["notices"] == 0, live  # ...but the unchanged proposal was not put in again
         assert live["statusSame"] == 0, live  # and the status line changed only to say something new
     assert errors == []
+
+
+def test_the_my_tables_count_follows_a_move_made_on_this_page_at_once(server, browser):
+    """The top bar's "My tables" count, like the tab's title, counts this table as its latest view
+    says: a move made here takes it down at once, not at the server's next answer (it lingered
+    ~1.5 s, the delay before the page asks the server again)."""
+    aki, ben, errors = friends_at_synomilia(server, browser)
+    badge = aki.locator("#tables-badge:not([hidden])")
+    badge.wait_for()  # both predict at once: Aki's table waits for her
+    assert badge.inner_text() == "1"
+    held = []  # from now on the page asks the server in vain: only what it knows itself can change the count
+    aki.route("**/api/me/tables", lambda route: held.append(route))
+    aki.locator(".synomilia-root button:not([disabled])").first.click()
+    aki.wait_for_function("() => !document.title.startsWith('●')")
+    aki.locator("#tables-badge").wait_for(state="hidden")
+    assert "(1)" not in aki.title()
+    aki.unroute("**/api/me/tables")
+    for route in held:
+        route.abort()
+    assert errors == []
