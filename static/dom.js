@@ -67,3 +67,33 @@ export function steadyWhilePressed(el, longestPressMs = 5000) {
     else draw();
   };
 }
+
+/** Highlight what the last action changed: every leaf of ``root`` whose text differs from the
+ * previous view's leaf at the same place gets ``just-changed``; returns this view's texts (for the
+ * next call). A place is the path of elements (each one's id, else its tag and its index among
+ * the siblings of the same tag): an element of another tag that appears above a leaf (a notice
+ * paragraph above the board's rows) does not move it, where an index among all children marked
+ * every unchanged leaf after it; a card that takes an empty slot's place (same tag, another
+ * class) is still that place, and marked. */
+export function markChanges(root, previous) {
+  const texts = new Map();
+  const walk = (el, path) => {
+    const children = el.children;
+    if (!children.length) {
+      const text = el.textContent.trim();
+      if (!text) return;
+      texts.set(path, text);
+      if (previous && previous.has(path) && previous.get(path) !== text) el.classList.add("just-changed");
+      return;
+    }
+    const seen = new Map();
+    for (const child of children) {
+      const kind = child.id ? `#${child.id}` : child.tagName;
+      const index = seen.get(kind) || 0;
+      seen.set(kind, index + 1);
+      walk(child, `${path}/${kind}${index}`);
+    }
+  };
+  walk(root, "");
+  return texts;
+}

@@ -1,7 +1,7 @@
 // The room page: the live connection, the room panel (static/lobby.js), the game's table
 // (static/games/<id>.js) and chat. The server is authoritative: this only shows what it pushes
 // and sends what the player clicks.
-import { h, steadyWhilePressed } from "/static/dom.js";
+import { h, markChanges, steadyWhilePressed } from "/static/dom.js";
 import { getLang, listOf, t, withShownNames } from "/static/i18n.js";
 import { api, ensurePlayer, gameTitle, store, toast } from "/static/client.js";
 import { errorText } from "/static/error_texts.js";
@@ -540,25 +540,6 @@ export class RoomPage {
     this.seatDataLoaded = false;
     this.siteParts().rematch.update({ available: false });
   }
-}
-
-/** Highlight what the last action changed: every leaf of the table whose text differs from the
- * previous view's (same place in the tree) gets ``just-changed``. Returns this view's texts. */
-function markChanges(root, previous) {
-  const texts = new Map();
-  const walk = (el, path) => {
-    const children = el.children;
-    if (!children.length) {
-      const text = el.textContent.trim();
-      if (!text) return;
-      texts.set(path, text);
-      if (previous && previous.has(path) && previous.get(path) !== text) el.classList.add("just-changed");
-      return;
-    }
-    for (let i = 0; i < children.length; i++) walk(children[i], `${path}/${children[i].tagName}${i}`);
-  };
-  walk(root, "");
-  return texts;
 }
 
 /** Fallback table: the view as text and one button per legal action. */

@@ -83,3 +83,31 @@ def test_a_redraw_without_a_new_play_moves_nothing(server, browser):
     after = page.evaluate("""() => { document.querySelector('.mipolin-nb td[role=button]').click();
       return [...document.querySelectorAll('#table .art-played')].map(e => [e.className, getComputedStyle(e).animationName]); }""")
     assert after and all("art-still" in classes and name == "none" for classes, name in after), after
+
+
+MARK_CHANGES = """async () => {
+  const { h, markChanges } = await import('/static/dom.js');
+  const marked = (root) => [...root.querySelectorAll('.just-changed')].map((e) => e.textContent);
+  const board = (notice, chips, slot) => h('div', {},
+    notice ? h('p', { class: 'notice' }, notice) : '',
+    h('div', { class: 'row' }, h('span', {}, 'Aki'), h('span', { class: 'chips' }, chips)),
+    h('div', { class: 'row turn' }, h('span', {}, 'Ben'), h('span', { class: 'chips' }, '7')),
+    h('div', { class: 'slots' }, slot ? h('div', { class: 'card down' }, '?') : h('div', { class: 'slot' }, '·')));
+  const first = board('', '5', false);
+  const texts = markChanges(first, null);
+  const noticeAbove = board('A bot plays for Ben', '5', false);  // a paragraph appears above the rows
+  const chipsChanged = board('', '4', false);
+  const cardInSlot = board('', '5', true);  // a face-down card takes the empty slot's place
+  markChanges(noticeAbove, texts); markChanges(chipsChanged, texts); markChanges(cardInSlot, texts);
+  return { first: marked(first), noticeAbove: marked(noticeAbove), chipsChanged: marked(chipsChanged),
+           cardInSlot: marked(cardInSlot) };
+}"""
+
+
+def test_only_what_changed_is_marked_when_the_table_changes_shape(server, browser):
+    """``markChanges`` (static/dom.js) marks a leaf whose text changed at its place on the table; a
+    paragraph of another kind appearing above the rows moves no place (an index among all children
+    once marked every unchanged row below it), while a card taking an empty slot's place is marked."""
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    page.goto(server.base_url + "/")
+    assert page.evaluate(MARK_CHANGES) == {"first": [], "noticeAbove": [], "chipsChanged": ["4"], "cardInSlot": ["?"]}
