@@ -190,7 +190,23 @@ async function render() {
           { class: "my-tables", id: "my-tables", "aria-label": t("My tables", "マイテーブル") },
           listed.tables.map((table) => tableCard(table, listed.now)),
         )
-      : h("p", { class: "card" }, t("You sit at no table yet.", "まだどのテーブルにも座っていません。"));
+      : h(
+          "section",
+          { class: "card", id: "no-tables" },
+          // (finished tables leave the list: someone who has played is not told they never sat anywhere)
+          h(
+            "p",
+            {},
+            t("None of your tables is open or in play now.", "いま開いている・対戦中のテーブルはありません。"),
+          ),
+          h(
+            "p",
+            {},
+            h("a", { href: "/" }, t("To the games", "ゲーム一覧へ")),
+            " · ",
+            h("a", { href: `/static/ratings.html?player=${store.playerId}` }, t("my_page")),
+          ),
+        );
     main.replaceChildren(heading, count, list, vacationCard(vacation, render));
   } catch (err) {
     main.replaceChildren(heading, h("p", { class: "card" }, err.message));

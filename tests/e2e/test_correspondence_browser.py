@@ -112,3 +112,25 @@ def test_my_tables_names_a_bot_as_its_table_does_and_says_the_last_minute(server
     left = card.locator(".time-left").inner_text()
     assert left == "残り時間：1分未満", left
     assert errors == []
+
+
+def test_my_tables_after_the_last_match_ended_does_not_say_you_never_sat(server, browser):
+    """A player whose matches are all over has no table listed: the page says none is open or in
+    play now (it said "You sit at no table yet" to someone who had just played) and leads to the
+    games and to the player's ratings, where the finished matches are."""
+    page = browser.new_context(viewport=PHONE, locale="ja-JP").new_page()
+    errors = watch_errors(page)
+    create_room(page, server.base_url, "Aki", "synomilia")
+    add_bot(page, 1)
+    start_match(page)
+    page.locator("#resign").click()
+    page.locator("#resign-confirm").click()
+    page.locator("#outcome").wait_for()
+    page.goto(server.base_url + "/static/my_tables.html")
+    empty = page.locator("#no-tables")
+    empty.wait_for()
+    assert "いま開いている・対戦中のテーブルはありません。" in empty.inner_text()
+    assert "まだ" not in empty.inner_text()
+    empty.get_by_role("link", name="自分の成績").click()
+    page.wait_for_url("**/static/ratings.html?player=*")
+    assert errors == []
