@@ -3,7 +3,7 @@
 // Start (disabled, with the reason beside it, until it can succeed). Once the match starts: a
 // compact bar (seats, presence, spectators, invite copy) so the table gets the screen.
 import { h } from "/static/dom.js";
-import { t } from "/static/i18n.js";
+import { listOf, t } from "/static/i18n.js";
 import { PACES, paceText, vacationText } from "/static/pace.js";
 import { store, toast } from "/static/client.js";
 import { optionInput, optionValue } from "/static/landing.js";
@@ -14,13 +14,19 @@ export function seatLabel(seat) {
   return t(`Seat ${seat + 1}`, `席${seat + 1}`);
 }
 
-function list(labels) {
-  return labels.join(t(", ", "、"));
+/** Seats in a sentence: "Seat 3", "Seats 3 and 4", "Seats 2, 3 and 4"; 「席3」「席3と4」「席2、3、4」. */
+export function seatsText(seats) {
+  const numbers = seats.map((seat) => String(seat + 1));
+  if (numbers.length === 1) return seatLabel(seats[0]);
+  return t(
+    `Seats ${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`,
+    numbers.length === 2 ? `席${numbers[0]}と${numbers[1]}` : `席${numbers.join("、")}`,
+  );
 }
 
 /** One sentence: what happens next in an open room, and whose move it is (host, guest, visitor). */
 export function nextStep(room, me) {
-  const empty = room.seats.filter((s) => !s.player_id).map((s) => seatLabel(s.seat));
+  const empty = room.seats.filter((s) => !s.player_id).map((s) => s.seat);
   const seated = room.seats.some((s) => me && s.player_id === me);
   const isHost = Boolean(me) && room.host_id === me;
   const host = room.seats.find((s) => s.player_id === room.host_id)?.name || t("the host", "ホスト");
@@ -34,7 +40,7 @@ export function nextStep(room, me) {
       ) + watching
     );
   }
-  const seats = list(empty);
+  const seats = seatsText(empty);
   if (!seated && !isHost)
     return t(
       `Enter your name and take a free seat (${seats}).`,
@@ -53,11 +59,11 @@ export function nextStep(room, me) {
 
 /** Why Start cannot succeed yet, or null when it can. */
 export function startBlocker(room) {
-  const empty = room.seats.filter((s) => !s.player_id).map((s) => seatLabel(s.seat));
+  const empty = room.seats.filter((s) => !s.player_id).map((s) => s.seat);
   if (!empty.length) return null;
   return t(
-    `${list(empty)} ${empty.length > 1 ? "are" : "is"} empty: invite a friend or add a bot.`,
-    `${list(empty)}が空いています: 友だちを招待するか、ボットを入れてください。`,
+    `${seatsText(empty)} ${empty.length > 1 ? "are" : "is"} empty: invite a friend or add a bot.`,
+    `${seatsText(empty)}が空いています: 友だちを招待するか、ボットを入れてください。`,
   );
 }
 
@@ -78,7 +84,7 @@ function visitorsLine(room, page) {
 function seatTags(room, s, me) {
   const tags = [];
   if (s.player_id === room.host_id) tags.push(t("host"));
-  if (s.bot) tags.push(t("bot"));
+  if (s.bot && !/^(Bot \d+|ボット\d+)$/.test(s.name || "")) tags.push(t("bot")); // (not "Bot 1 (bot)")
   if (s.zombie) tags.push(t("a bot plays for now", "ボットが代打ち中"));
   if (me && s.player_id === me) tags.push(t("you"));
   if (s.left) tags.push(t("left"));
@@ -332,7 +338,7 @@ function renderLobby(el, page) {
       presenceDot(s),
       `${seatLabel(s.seat)}: `,
       h("b", {}, s.name || t("empty")),
-      tags.length ? ` (${list(tags)})` : "",
+      tags.length ? ` (${listOf(tags)})` : "",
       actions.length ? h("span", { class: "seat-actions" }, actions) : "",
     );
   });
@@ -420,14 +426,14 @@ function renderBar(el, page) {
       {
         class: `seat chip ${s.connected ? "on" : "off"}${turn ? " awaited" : ""}`,
         "data-seat": s.seat,
-        title: `${seatLabel(s.seat)}${tags.length ? ` (${list(tags)})` : ""}`,
+        title: `${seatLabel(s.seat)}${tags.length ? ` (${listOf(tags)})` : ""}`,
       },
       presenceDot(s),
       turn
         ? h("span", { class: "turn-mark" }, "▶ ", h("span", { class: "turn-word" }, t("to play:", "手番:")), " ")
         : "",
       h("b", {}, s.name || seatLabel(s.seat)),
-      tags.length ? h("span", { class: "muted" }, ` ${list(tags)}`) : "",
+      tags.length ? h("span", { class: "muted" }, ` ${listOf(tags)}`) : "",
     );
     if (isHost && s.left && room.status === "running") {
       chip.append(

@@ -79,7 +79,7 @@ def test_a_friend_left_the_host_plays_on_with_a_bot_in_her_seat(server, browser)
         page.wait_for_function("() => !document.querySelector('#outcome') && document.querySelector('.game')")
     assert time.monotonic() - gone < 30
     assert match_id(aya) != old
-    assert "bot" in aya.locator(".seat[data-seat='2']").inner_text()
+    assert re.fullmatch(r"Bot \d+", aya.locator(".seat[data-seat='2']").inner_text())  # not "Bot 1 (bot)"
     assert errors == []
 
 

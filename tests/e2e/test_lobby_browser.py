@@ -311,3 +311,22 @@ def test_every_page_has_the_same_top_bar_and_a_count_in_it_does_not_make_it_tall
         page.evaluate("document.getElementById('tables-badge').hidden = true")
         assert page.evaluate(TOP_BAR)["height"] == with_count["height"], path
     assert errors == []
+
+
+def test_empty_seats_are_said_as_a_person_would(server, browser):
+    """"Seats 3 and 4 are empty", 「席3と4が空いています」 (it said "Seat 3, Seat 4 are empty"); a
+    bot named "Bot 2" is not also tagged "(bot)"."""
+    en = browser.new_context(viewport=DESKTOP).new_page()
+    create_room(en, server.base_url, "Aki", "makelandia")
+    step = en.locator("#next-step")
+    step.filter(has_text="Seats 2, 3 and 4 are empty").wait_for()
+    add_bot(en, 1)
+    step.filter(has_text="Seats 3 and 4 are empty").wait_for()
+    assert "(bot)" not in en.locator(".seat[data-seat='1']").inner_text()
+    add_bot(en, 2)
+    step.filter(has_text="Seat 4 is empty").wait_for()
+    ja = browser.new_context(viewport=PHONE, locale="ja-JP").new_page()
+    create_room(ja, server.base_url, "Ben", "makelandia")
+    add_bot(ja, 1)
+    ja.locator("#next-step").filter(has_text="席3と4が空いています").wait_for()
+    assert "(ボット)" not in ja.locator(".seat[data-seat='1']").inner_text()

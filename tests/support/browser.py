@@ -167,7 +167,7 @@ def add_bot(page, seat: int) -> None:
     seat's own "Add a bot" button says "bot" too: a wait on the text alone is met at once, and
     the next click then raced the page's redraw)."""
     page.click(f".add-bot[data-seat='{seat}']")
-    page.locator(f".seat[data-seat='{seat}']:not(:has(.add-bot))", has_text=re.compile("bot|ボット")).wait_for()
+    page.locator(f".seat[data-seat='{seat}']:not(:has(.add-bot))", has_text=re.compile("bot|ボット", re.IGNORECASE)).wait_for()
 
 
 def start_match(page, timeout: float = 30_000) -> None:
