@@ -108,7 +108,8 @@ export class TurnCues {
     this.wasMine = mine;
     if (started) {
       if (this.soundOn) this.beep();
-      navigator.vibrate?.(200);
+      // (a browser refuses to vibrate, with a console error, before the page's first tap or click)
+      if (navigator.userActivation?.hasBeenActive !== false) navigator.vibrate?.(200);
     }
     this.tick();
   }
