@@ -169,7 +169,8 @@ export class MatchControls {
     const platform = m.platform || { abort_votes: [], resign_votes: [] };
     // names, this player as "you" (a page never waits for its reader by name)
     const whom = (seats) => seats.map((s) => (s === me ? t("you", "あなた") : page.nameOf(s))).join(t(", ", "、"));
-    // who proposed, this player as "You": "You and Cho proposed…", 「あなたとChoさんが…」
+    // who is for it, this player as "You": "You and Cho…", 「あなたとChoさんが…」 (one of them proposed,
+    // the others agreed; the view says who voted, not who was first, so two or more "want" it)
     const proposers = (seats) => {
       const others = seats.filter((s) => s !== me).map((s) => page.nameOf(s));
       const en = [...(seats.includes(me) ? ["You"] : []), ...others];
@@ -213,8 +214,12 @@ export class MatchControls {
             "p",
             {},
             t(
-              `${proposers(abort)} proposed to abort the match (it will not be rated).`,
-              `${proposers(abort)}が対戦の中止を提案しました（レーティング対象外になります）。`,
+              abort.length > 1
+                ? `${proposers(abort)} want to abort the match (it will not be rated).`
+                : `${proposers(abort)} proposed to abort the match (it will not be rated).`,
+              abort.length > 1
+                ? `${proposers(abort)}が対戦の中止に賛成しています（レーティング対象外になります）。`
+                : `${proposers(abort)}が対戦の中止を提案しました（レーティング対象外になります）。`,
             ),
             waiting.length ? ` ${t(`Waiting for: ${whom(waiting)}`, `返事待ち：${whom(waiting)}`)}` : "",
           ),
@@ -236,12 +241,12 @@ export class MatchControls {
             {},
             me == null
               ? t(
-                  `${proposers(theirs)} proposed that their team concede.`,
-                  `${proposers(theirs)}がチームの投了を提案しました。`,
+                  `${proposers(theirs)} ${theirs.length > 1 ? "want their team to" : "proposed that their team"} concede.`,
+                  `${proposers(theirs)}がチームの投了を${theirs.length > 1 ? "希望しています" : "提案しました"}。`,
                 )
               : t(
-                  `The other team: ${proposers(theirs)} proposed to concede.`,
-                  `相手チーム：${proposers(theirs)}が投了を提案しました。`,
+                  `The other team: ${proposers(theirs)} ${theirs.length > 1 ? "want" : "proposed"} to concede.`,
+                  `相手チーム：${proposers(theirs)}が投了を${theirs.length > 1 ? "希望しています" : "提案しました"}。`,
                 ),
           ),
         ),
@@ -280,8 +285,8 @@ export class MatchControls {
             "p",
             {},
             t(
-              `Your team: ${proposers(resign)} proposed to concede.`,
-              `あなたのチーム：${proposers(resign)}が投了を提案しました。`,
+              `Your team: ${proposers(resign)} ${resign.length > 1 ? "want" : "proposed"} to concede.`,
+              `あなたのチーム：${proposers(resign)}が投了を${resign.length > 1 ? "希望しています" : "提案しました"}。`,
             ),
           ),
           ...buttons,

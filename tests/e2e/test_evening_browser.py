@@ -255,3 +255,25 @@ def test_the_match_menu_keeps_a_keyboard_players_focus_while_others_move(server,
     aki.locator("#resign-confirm").wait_for(state="detached")
     assert aki.evaluate("() => document.activeElement.id") == "resign"
     assert errors == []
+
+
+def test_an_abort_two_want_is_not_said_to_be_proposed_by_both(server, browser):
+    """Cho proposes to abort and Ben agrees: Aya reads that both want it, not that both proposed
+    it (the view says who voted, not who was first); Ben's Japanese page says the same."""
+    aya = browser.new_context(viewport=DESKTOP).new_page()
+    ben = browser.new_context(viewport=PHONE, locale="ja-JP").new_page()
+    cho = browser.new_context(viewport=PHONE).new_page()
+    errors = watch_errors(aya) + watch_errors(ben) + watch_errors(cho)
+    invite = create_room(aya, server.base_url, "Aya", "three_magic")
+    join_room(ben, aya, invite, "Ben", 1)
+    join_room(cho, aya, invite, "Cho", 2)
+    start_match(aya)
+    for page in (aya, ben, cho):
+        wait_for_table(page)
+    cho.click("#abort-propose")
+    aya.locator("#abort-proposal", has_text="Cho proposed to abort the match").wait_for()  # one vote: a proposal
+    ben.locator("#abort-agree").click()
+    aya.locator("#abort-proposal", has_text="Ben and Cho want to abort the match").wait_for()
+    assert "proposed" not in aya.locator("#abort-proposal").inner_text()
+    ben.locator("#abort-proposal", has_text="あなたとChoさんが対戦の中止に賛成しています").wait_for()
+    assert errors == []
