@@ -10,7 +10,7 @@ import { keepFocusIn } from "/static/keyboard.js";
 import { endPanel, headline } from "/static/end_panel.js";
 import { RematchPanel } from "/static/rematch.js";
 import { MatchControls, awaitedAnswer, noticeText } from "/static/endings.js";
-import { TurnCues } from "/static/turn_cues.js";
+import { TurnCues, showTitle } from "/static/turn_cues.js";
 import { decisionText } from "/static/decisions.js";
 import { NightPanel } from "/static/night_panel.js";
 import { loadTable } from "/static/tables.js";
@@ -57,6 +57,9 @@ export class RoomPage {
       /* private mode */
     }
     this.title = game ? gameTitle(game, getLang()) : this.room.game;
+    // the tab says which table this is from the start (a room made on the landing page is reached
+    // without loading a page, and kept its "Asobiba 遊び場" until the match began)
+    showTitle(`${this.title} — Asobiba`);
     this.layout();
     this.connect();
   }

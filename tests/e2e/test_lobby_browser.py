@@ -315,9 +315,10 @@ def test_every_page_has_the_same_top_bar_and_a_count_in_it_does_not_make_it_tall
 
 def test_empty_seats_are_said_as_a_person_would(server, browser):
     """"Seats 3 and 4 are empty", 「席3と4が空いています」 (it said "Seat 3, Seat 4 are empty"); a
-    bot named "Bot 2" is not also tagged "(bot)"."""
+    bot named "Bot 2" is not also tagged "(bot)"; the host's tab names the table."""
     en = browser.new_context(viewport=DESKTOP).new_page()
     create_room(en, server.base_url, "Aki", "makelandia")
+    assert en.title() == "Makelandia — Asobiba"  # (the tab names the table from the lobby on)
     step = en.locator("#next-step")
     step.filter(has_text="Seats 2, 3 and 4 are empty").wait_for()
     add_bot(en, 1)
@@ -329,4 +330,5 @@ def test_empty_seats_are_said_as_a_person_would(server, browser):
     create_room(ja, server.base_url, "Ben", "makelandia")
     add_bot(ja, 1)
     ja.locator("#next-step").filter(has_text="席3と4が空いています").wait_for()
+    assert ja.title() == "マケランディア — Asobiba"
     assert "(ボット)" not in ja.locator(".seat[data-seat='1']").inner_text()
