@@ -63,8 +63,8 @@ function titleOf(game) {
 }
 
 function playersText(game) {
-  const n = game.min_players === game.max_players ? `${game.min_players}` : `${game.min_players}–${game.max_players}`;
-  return t(`${n} players`, `${n}人`);
+  if (game.min_players === game.max_players) return t(`${game.min_players} players`, `${game.min_players}人`);
+  return t(`${game.min_players}–${game.max_players} players`, `${game.min_players}〜${game.max_players}人`);
 }
 
 function gameCard(game, app, needPlayer, form) {

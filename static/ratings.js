@@ -219,6 +219,8 @@ async function playerFigures(playerId, title) {
 }
 
 const games = await getJson("/api/games");
+// the tab in the page's language, as its heading (the HTML's own title is English)
+document.title = `${params.get("player") ? t("ratings") : t("leaderboard")} — Asobiba`;
 try {
   if (params.get("player")) await playerPage(games, params.get("player"));
   else await leaderboard(games, params.get("game") || games[0].id);

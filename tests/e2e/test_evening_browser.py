@@ -155,7 +155,7 @@ def test_abort_leave_take_back_and_resign_in_english_and_japanese(server, browse
     ben.locator("#resign", has_text="投了…").click()
     ben.click("#resign-confirm")
     aki.locator("#outcome[data-ending='resigned']", has_text="Ben resigned.").wait_for()
-    ben.locator("#outcome", has_text="Benが投了した。").wait_for()
+    ben.locator("#outcome", has_text="Benが投了しました。").wait_for()
     says_the_match_is_over(aki)
     says_the_match_is_over(ben, "ゲーム終了。")
     assert errors == []

@@ -5,6 +5,8 @@ invite box and the buttons laid out for fingers, every control named, then the t
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.support.browser import (DESKTOP, PHONE, RoomPushes, add_bot, box_of, create_room, press, room_api,
@@ -332,3 +334,16 @@ def test_empty_seats_are_said_as_a_person_would(server, browser):
     ja.locator("#next-step").filter(has_text="席3と4が空いています").wait_for()
     assert ja.title() == "マケランディア — Asobiba"
     assert "(ボット)" not in ja.locator(".seat[data-seat='1']").inner_text()
+
+
+def test_the_ratings_tab_speaks_the_pages_language(server, browser):
+    """The leaderboard's tab says what its heading says, in Japanese on a Japanese page (it kept
+    the HTML's English "Asobiba — ratings"); the landing's Japanese ranges read 4〜8人."""
+    page = browser.new_context(viewport=PHONE, locale="ja-JP").new_page()
+    page.goto(server.base_url + "/static/ratings.html")
+    page.locator("h1", has_text="ランキング").wait_for()
+    assert page.title() == "ランキング — Asobiba"
+    page.goto(server.base_url + "/")
+    page.locator(".game-card").first.wait_for()
+    text = page.locator("main").inner_text()
+    assert re.search(r"\d〜\d+人", text) and not re.search(r"\d–\d+人", text), text  # 4〜8人, as 10〜20分
