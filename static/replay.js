@@ -9,6 +9,7 @@ import { reasonText } from "./reasons.js";
 import { rematchLinks } from "./rematch.js";
 import { loadTable } from "./tables.js";
 import { placeOf } from "/static/end_panel.js";
+import { actionText, isPlatformAction } from "/static/action_texts.js";
 
 const TOKEN_KEY = "asobiba.token";
 // Why a match changed no rating, as the server words it (app/ratings.py ``unrated_reason``).
@@ -95,6 +96,20 @@ function nameOf(data, seat) {
 }
 
 /**
+ * What the step did, in the page's language: "Ben: accused Miho at Forest — 3:08:27". A hidden
+ * action says so; an action this page cannot put in words is shown as data, as before. A platform
+ * action (a vote, the end of a match nobody played out) names its player in the sentence itself.
+ */
+function stepCaption(data, last) {
+  const at = last.at ? ` — ${new Date(last.at).toLocaleTimeString()}` : "";
+  if (!last.action) return `${nameOf(data, last.seat)}: ${t("(hidden action)", "（非公開の手）")}${at}`;
+  const text = actionText(data.game, last.action, data.view, (s) => nameOf(data, s), last.seat);
+  if (!text) return `${nameOf(data, last.seat)}: ${JSON.stringify(last.action)}${at}`;
+  const said = getLang() === "ja" ? text.ja : text.en;
+  return isPlatformAction(last.action) ? `${said}${at}` : `${nameOf(data, last.seat)}: ${said}${at}`;
+}
+
+/**
  * Mount the replay controls into `root`.
  * options: { game, steps, seats: [{value, label}], seat, step, fetchStep(seat, step) -> Promise<data> }
  */
@@ -117,19 +132,30 @@ export function mountReplay(root, options) {
     value: String(step),
     "aria-label": t("Step", "手順"),
   });
-  const button = (id, text, title, onclick) => h("button", { id, type: "button", title, onclick }, text);
-  const play = button("replay-play", "▶", t("Autoplay", "自動再生"), () => (timer ? stop() : start()));
+  // The glyphs stay on the buttons; each has a name in the page's language (a screen reader says
+  // "Next step", not "black right-pointing triangle").
+  const button = (id, text, name, onclick) =>
+    h("button", { id, type: "button", title: name, "aria-label": name, onclick }, text);
+  const PLAY_NAME = () => t("Play", "再生");
+  const PAUSE_NAME = () => t("Pause", "一時停止");
+  const play = button("replay-play", "▶", PLAY_NAME(), () => (timer ? stop() : start()));
   const controls = h(
     "div",
     { class: "replay-controls" },
-    button("replay-first", "|◀◀", t("First", "最初"), () => go(0)),
-    button("replay-prev", "◀", t("Previous", "前へ"), () => go(target - 1)),
+    button("replay-first", "|◀◀", t("First step", "最初"), () => go(0)),
+    button("replay-prev", "◀", t("Previous step", "前へ"), () => go(target - 1)),
     play,
-    button("replay-next", "▶|", t("Next", "次へ"), () => go(target + 1)),
-    button("replay-last", "▶▶|", t("Last", "最後"), () => go(steps)),
+    button("replay-next", "▶|", t("Next step", "次へ"), () => go(target + 1)),
+    button("replay-last", "▶▶|", t("Last step", "最後"), () => go(steps)),
     slider,
     label,
   );
+  const playing = (on) => {
+    play.textContent = on ? "❚❚" : "▶";
+    const name = on ? PAUSE_NAME() : PLAY_NAME();
+    play.setAttribute("aria-label", name);
+    play.title = name;
+  };
   const seatSelect = h(
     "select",
     { id: "replay-seat", "aria-label": t("Seen from", "視点") },
@@ -156,7 +182,7 @@ export function mountReplay(root, options) {
 
   function start() {
     if (target >= steps) go(0);
-    play.textContent = "❚❚";
+    playing(true);
     timer = setInterval(() => {
       if (target >= steps) stop();
       else go(target + 1);
@@ -165,7 +191,7 @@ export function mountReplay(root, options) {
   function stop() {
     clearInterval(timer);
     timer = null;
-    play.textContent = "▶";
+    playing(false);
   }
 
   async function fetchStep(wanted) {
@@ -204,10 +230,7 @@ export function mountReplay(root, options) {
     slider.value = String(step);
     label.textContent = `${t("Step", "手順")} ${step} / ${steps}`;
     const last = data.last_action;
-    caption.textContent = last
-      ? `${nameOf(data, last.seat)}: ${last.action ? JSON.stringify(last.action) : t("(hidden action)", "（非公開の手）")}` +
-        (last.at ? ` — ${new Date(last.at).toLocaleTimeString()}` : "")
-      : t("Start of the match", "対局開始");
+    caption.textContent = last ? stepCaption(data, last) : t("Start of the match", "対局開始");
     const module = await tableModule(data.game);
     if (mine !== request) return;
     const parts = [];
