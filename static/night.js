@@ -24,9 +24,31 @@ function nameOf(night, id) {
   return night.players.find((p) => p.player_id === id)?.name || "?";
 }
 
+/** "1st" / "1位": a place in a match, as its end panel says it. */
+function placeText(place) {
+  if (getLang() === "ja") return `${place}位`;
+  const tens = place % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[place % 10] || "th";
+  return `${place}${suffix}`;
+}
+
 function matchItem(night, m) {
+  // each player's place and the points it gave, best first (the place as the match's end panel
+  // and replay say it: in a team game, the team's place)
   const points = m.points
-    ? night.standings.filter((s) => s.player_id in m.points).map((s) => `${s.name} ${m.points[s.player_id]}`)
+    ? night.standings
+        .filter((s) => s.player_id in m.points)
+        .map((s) => ({ s, place: m.places?.[s.player_id] ?? null }))
+        .sort((a, b) => (a.place ?? Infinity) - (b.place ?? Infinity))
+        .map(({ s, place }) => {
+          const got = m.points[s.player_id];
+          return place === null
+            ? `${s.name} ${got}`
+            : t(
+                `${s.name} ${placeText(place)} (${got} pt${got === 1 ? "" : "s"})`,
+                `${s.name} ${placeText(place)}(${got}点)`,
+              );
+        })
     : [];
   const first = m.first_player_id
     ? t(` · first move: ${nameOf(night, m.first_player_id)}`, ` · 先手: ${nameOf(night, m.first_player_id)}`)
@@ -37,32 +59,19 @@ function matchItem(night, m) {
       : m.status === "aborted"
         ? t("aborted (no points)", "中止(得点なし)")
         : points.join(t(", ", "、"));
-  const links = [];
-  if (m.replay_url)
-    links.push(
-      h(
-        "a",
-        { class: "night-replay", href: m.replay_url },
-        t(`Replay of match ${m.idx + 1}`, `第${m.idx + 1}戦のリプレイ`),
-      ),
-    );
-  links.push(
-    h(
-      "a",
-      { class: "night-admin-replay muted", href: `/static/admin.html?match=${encodeURIComponent(m.match_id)}` },
-      t(`Admin replay of match ${m.idx + 1}`, `第${m.idx + 1}戦の管理者リプレイ`),
-    ),
-  );
-  return h(
-    "li",
-    { "data-match": m.match_id },
-    h("strong", {}, title(m.game)),
-    " — ",
-    status,
-    first,
-    h("br"),
-    ...links.flatMap((link, i) => (i ? [" · ", link] : [link])),
-  );
+  // a player's page links the replay only: the admin replay (admin.html?match=) asks for the
+  // admin's token, which no player has
+  const replay = m.replay_url
+    ? [
+        h("br"),
+        h(
+          "a",
+          { class: "night-replay", href: m.replay_url },
+          t(`Replay of match ${m.idx + 1}`, `第${m.idx + 1}戦のリプレイ`),
+        ),
+      ]
+    : [];
+  return h("li", { "data-match": m.match_id }, h("strong", {}, title(m.game)), " — ", status, first, ...replay);
 }
 
 let chartSvg = null;

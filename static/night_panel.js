@@ -47,13 +47,22 @@ export function standingsTable(night, id, me) {
         const who = night.players.find((p) => p.player_id === s.player_id) || {};
         const tags = [
           who.bot ? t("bot") : "",
+          s.place === null || s.place === undefined ? t("yet to play", "まだ対戦なし") : "",
           who.left ? t("left the night", "退出") : "",
           me && s.player_id === me ? t("you") : "",
         ].filter(Boolean);
         return h(
           "tr",
           { "data-player": s.player_id, class: me && s.player_id === me ? "me" : "" },
-          h("td", { class: "night-place" }, String(s.place)),
+          // no place before their first match that counted (a late joiner, a bot at its first table)
+          s.place === null || s.place === undefined
+            ? h(
+                "td",
+                { class: "night-place muted" },
+                h("span", { "aria-hidden": "true" }, "–"),
+                h("span", { class: "sr-only" }, t("no place yet", "順位なし")),
+              )
+            : h("td", { class: "night-place" }, String(s.place)),
           h(
             "td",
             { class: "night-name" },
@@ -156,14 +165,22 @@ export class NightPanel {
     if (!night) return;
     el.hidden = false;
     const over = night.status === "over";
+    // the match being played (this table's, else the night's latest that is still running): said
+    // as in play; "next" only between matches
+    const playing =
+      room.status === "running"
+        ? night.matches.find((m) => m.match_id === room.match_id) || { idx: night.matches.length }
+        : night.matches.find((m) => m.status === "running");
     const heading = over
       ? t("Game night — final standings", "ゲームナイト — 最終順位")
-      : night.played
-        ? t(
-            `Game night — after ${night.played} match${night.played === 1 ? "" : "es"}`,
-            `ゲームナイト — ${night.played}戦終了`,
-          )
-        : t("Game night — the first match is next", "ゲームナイト — これから第1戦");
+      : playing
+        ? t(`Game night — match ${playing.idx + 1} in play`, `ゲームナイト — 第${playing.idx + 1}戦の最中`)
+        : night.played
+          ? t(
+              `Game night — after ${night.played} match${night.played === 1 ? "" : "es"}`,
+              `ゲームナイト — ${night.played}戦終了`,
+            )
+          : t("Game night — the first match is next", "ゲームナイト — これから第1戦");
     const parts = [
       h("h2", { id: "night-board-title" }, heading),
       h("p", { class: "muted night-rules" }, scoringText(night)),

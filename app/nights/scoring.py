@@ -1,9 +1,18 @@
 """The night's scoreboard, from the finishing places of its matches (pure arithmetic, no database).
 
-Points per match: "places" gives 3/2/1 to the 1st/2nd/3rd place and 0 below (a place is the
-match result's rank + 1; ties share a rank, so two shared firsts get 3 each); "wins" gives 1 to
-every first place. An aborted match gives nobody points. Totals add them up; everyone who played
-in the night is on the board, a member who left included (they keep their points).
+Points per match go by the *place* a player finished in, the place the match's end panel and
+replay show ("Rank 2", static/end_panel.js ``placeOf``), so the points and the rank shown always
+agree: "places" gives 3/2/1 to the 1st/2nd/3rd place and 0 below; "wins" gives 1 to every first
+place. A player's place is their rank + 1 (ranks as the match result gives them: 0 is first, ties
+share a rank, so two shared firsts get 3 each). In a team game the places are the teams': a
+team's place is 1 + the number of teams that did strictly better, and each of its players gets
+that place's points, so the losing team of two is 2nd and each of its players gets 2 (not the 3rd
+place, 1 point, that its players' rank 2, "two seats did better", would make). An abandonment
+counts last, as for ratings (the recorded rank). An aborted match gives nobody points or a place.
+
+Totals add them up. Everyone who played in the night is on the board, a member who left included
+(they keep their points); a member who has not yet finished a match that counted (a late joiner,
+a bot whose first match is still being played) is listed after them without a place.
 
 Best of N: the night ends after N matches that are over, or as soon as the leader cannot be
 caught: their total is more than anyone else's total plus the most points the matches still to
@@ -18,6 +27,7 @@ PLACES = (3, 2, 1)
 
 
 def points(scoring: str, rank: int | None) -> int:
+    """One player's points for finishing at 0-based ``rank`` (their place - 1; None: no place)."""
     if rank is None:
         return 0
     if scoring == "wins":
@@ -30,12 +40,30 @@ def best_points(scoring: str) -> int:
     return 1 if scoring == "wins" else PLACES[0]
 
 
+def places(ranks: dict[str, int | None], teams: list[list[str]] | None = None) -> dict[str, int | None]:
+    """Each player's place in one match (1 = first; None: no place, e.g. aborted), as its end
+    panel says it: rank + 1; in a team game (``teams``: lists of player ids) 1 + the number of
+    teams that did strictly better, a team's rank being its best member's (as for ratings)."""
+    if not teams:
+        return {player: rank + 1 if rank is not None else None for player, rank in ranks.items()}
+    team_of = {player: n for n, team in enumerate(teams) for player in team}
+    best: dict[object, int] = {}
+    for player, rank in ranks.items():
+        if rank is not None:
+            key: object = team_of.get(player, player)  # (a player in no team competes alone)
+            best[key] = min(rank, best.get(key, rank))
+    return {player: None if rank is None else 1 + sum(1 for r in best.values() if r < best[team_of.get(player, player)])
+            for player, rank in ranks.items()}
+
+
 @dataclass
 class Played:
-    """A match of the night that is over: each player's rank (None: aborted, or no rank)."""
+    """A match of the night that is over: each player's rank as recorded (None: aborted, or no
+    rank) and, for a team game, its teams (lists of player ids)."""
 
     match_id: str
     ranks: dict[str, int | None]
+    teams: list[list[str]] | None = None
 
 
 @dataclass
@@ -43,7 +71,12 @@ class Board:
     scoring: str
     players: list[str]  # everyone on the board, in the order of their first appearance
     per_match: list[dict[str, int]] = field(default_factory=list)  # points of each match that is over
+    per_match_places: list[dict[str, int | None]] = field(default_factory=list)  # and each one's place there
     totals: dict[str, int] = field(default_factory=dict)
+
+    def has_played(self, player: str) -> bool:
+        """Whether the player has a place in a match that is over (an aborted one gives none)."""
+        return any(where.get(player) is not None for where in self.per_match_places)
 
     def cumulative(self, player: str) -> list[int]:
         """The player's running total after each match (0 for a match they did not play)."""
@@ -53,27 +86,31 @@ class Board:
             out.append(total)
         return out
 
-    def standings(self) -> list[tuple[int, str, int]]:
-        """(place, player, total), best first; equal totals share a place (1, 1, 3)."""
-        order = sorted(self.players, key=lambda p: (-self.totals.get(p, 0), self.players.index(p)))
-        out: list[tuple[int, str, int]] = []
+    def standings(self) -> list[tuple[int | None, str, int]]:
+        """(place, player, total), best first; equal totals share a place (1, 1, 3). Whoever has
+        not played a match that counted yet comes last, without a place (None)."""
+        ranked = [p for p in self.players if self.has_played(p)]
+        waiting = [p for p in self.players if not self.has_played(p)]
+        order = sorted(ranked, key=lambda p: (-self.totals.get(p, 0), self.players.index(p)))
+        out: list[tuple[int | None, str, int]] = []
         for i, player in enumerate(order):
             total = self.totals.get(player, 0)
             place = out[-1][0] if out and out[-1][2] == total else i + 1
             out.append((place, player, total))
-        return out
+        return out + [(None, player, self.totals.get(player, 0)) for player in waiting]
 
 
 def board(scoring: str, members: list[str], played: list[Played]) -> Board:
     players = list(members)
     result = Board(scoring, players)
     for match in played:
-        got = {}
-        for player, rank in match.ranks.items():
+        where = places(match.ranks, match.teams)
+        for player in match.ranks:
             if player not in players:
                 players.append(player)
-            got[player] = points(scoring, rank)
-        result.per_match.append(got)
+        result.per_match_places.append(where)
+        result.per_match.append({player: points(scoring, place - 1 if place is not None else None)
+                                 for player, place in where.items()})
     result.totals = {p: sum(m.get(p, 0) for m in result.per_match) for p in players}
     return result
 

@@ -357,14 +357,25 @@ def _board(session: Session, night: Night) -> tuple[scoring.Board, list[tuple[Ni
     rows = [(nm, match) for nm, match in session.execute(
         select(NightMatch, Match).join(Match, Match.id == NightMatch.match_id)
         .where(NightMatch.night_id == night.id).order_by(NightMatch.idx))]
-    ids = [m.id for _, m in rows if m.status in OVER]
+    over = [m for _, m in rows if m.status in OVER]
+    ids = [m.id for m in over]
     ranks: dict[str, dict[str, int | None]] = {i: {} for i in ids}
+    seated: dict[str, dict[int, str]] = {i: {} for i in ids}
     if ids:
         for result in session.scalars(select(MatchResult).where(MatchResult.match_id.in_(ids)).order_by(MatchResult.seat)):
             ranks[result.match_id][result.player_id] = result.rank
+            seated[result.match_id][result.seat] = result.player_id
     people = [m.player_id for m in members(session, night.id)]
-    played = [scoring.Played(i, ranks[i]) for i in ids]
+    played = [scoring.Played(m.id, ranks[m.id], _teams(m, seated[m.id])) for m in over]
     return scoring.board(night.scoring, people, played), rows
+
+
+def _teams(match: Match, seated: dict[int, str]) -> list[list[str]] | None:
+    """A team game's teams as its result says them (seat lists) in player ids, else None."""
+    teams = (match.outcome or {}).get("teams") if match.status == "finished" else None
+    if not teams:
+        return None
+    return [[seated[s] for s in team if s in seated] for team in teams]
 
 
 def read(session: Session, night_id: str, base_url: str) -> dict:
@@ -385,10 +396,11 @@ def read(session: Session, night_id: str, base_url: str) -> dict:
                  "players": [s["player_id"] for s in match.seats],
                  "started_at": iso(match.started_at), "finished_at": iso(match.finished_at),
                  "replay_url": f"/static/replay.html?match={match.id}" if match.status in OVER else None,
-                 "points": None, "ranks": None}
+                 "points": None, "ranks": None, "places": None}
         if match.status in OVER:
             entry["points"] = board.per_match[over_index]
             entry["ranks"] = {p: r for p, r in _ranks(session, match.id).items()}
+            entry["places"] = board.per_match_places[over_index]  # 1 = first, as the points count it
             over_index += 1
         matches.append(entry)
     votes = Counter(m.vote for m in everyone.values() if m.vote and not m.left)

@@ -9,6 +9,7 @@ credits as room changes (``actions``), a new table a room's (``rooms``)."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any, Literal
@@ -179,18 +180,43 @@ async def _moved(hub, opened: service.NextTable) -> None:
 WORDS = {
     "en": {"title": "Points after each match", "desc": "Each player's running total of points, match by match.",
            "y": "points (running total)", "match": "{n}", "heading": "Game night: final standings",
-           "heading_on": "Game night: standings after {n} matches", "unit": "pts"},
-    "ja": {"title": "各対戦後の得点", "desc": "各プレイヤーの累計得点(対戦ごと)。", "y": "points 累計得点",
-           "match": "{n}", "heading": "ゲームナイト 最終順位", "heading_on": "ゲームナイト {n}戦後の順位", "unit": "点"},
+           "heading_on": "Game night: standings after {n} matches", "unit": "pts", "bot": "Bot {n}"},
+    "ja": {"title": "各対戦後の得点", "desc": "各プレイヤーの累計得点(対戦ごと)。", "y": "累計得点",
+           "match": "{n}", "heading": "ゲームナイト 最終順位", "heading_on": "ゲームナイト {n}戦後の順位", "unit": "点",
+           "bot": "ボット{n}"},
 }
+_BOT_NAME = re.compile(r"^Bot (\d+)$")
+
+
+def shown_names(night: dict, lang: str) -> dict[str, str]:
+    """Each player's name as the page in ``lang`` shows it: a bot named "Bot 1" is "ボット1" on a
+    Japanese page (static/i18n.js ``shownName``); other names as they are."""
+    out = {}
+    for player in night["players"]:
+        bot = _BOT_NAME.match(player["name"]) if player.get("bot") else None
+        out[player["player_id"]] = WORDS[lang]["bot"].format(n=bot.group(1)) if bot else player["name"]
+    return out
 
 
 def night_chart(night: dict, lang: str) -> str:
+    """One line per player who has played a match that counted (a member still waiting for their
+    first has no line yet), in the page's language."""
     words = WORDS[lang]
-    series = [charts.Series(s["player_id"], s["name"], [float(v) for v in s["cumulative"]]) for s in night["standings"]]
+    names = shown_names(night, lang)
+    shown = [s for s in night["standings"] if s["place"] is not None]
+    series = [charts.Series(s["player_id"], names.get(s["player_id"], s["name"]), [float(v) for v in s["cumulative"]])
+              for s in shown]
     labels = [words["match"].format(n=i + 1) for i in range(night["played"])]
-    desc = words["desc"] + " " + "; ".join(f'{s["name"]}: {s["total"]}' for s in night["standings"])
+    desc = words["desc"] + " " + "; ".join(f'{names.get(s["player_id"], s["name"])}: {s["total"]}' for s in shown)
     return charts.line_chart(series, labels, words["title"], desc, words["y"], from_zero=True, chart_id="night-chart")
+
+
+def standings_lines(night: dict, lang: str) -> list[tuple[str, str, int]]:
+    """The picture's (place, name, points) lines: names as the page in ``lang`` shows them, "–"
+    for someone who has no place yet."""
+    names = shown_names(night, lang)
+    return [(str(s["place"]) if s["place"] is not None else "–", names.get(s["player_id"], s["name"]), int(s["total"]))
+            for s in night["standings"]]
 
 
 @router.get("/{night_id}/chart.svg", **READ, response_class=Response)
@@ -217,7 +243,7 @@ async def standings_image(night_id: RoomId, request: Request, db: DbDep, setting
     night = await _night(db, night_id, settings)
     words = WORDS[lang]
     heading = words["heading"] if night["status"] == "over" else words["heading_on"].format(n=night["played"])
-    lines = [(str(s["place"]), s["name"], int(s["total"])) for s in night["standings"]]
+    lines = standings_lines(night, lang)
     key = (night_id, lang, heading, tuple(lines))
     picture = _PICTURES.get(key)
     if picture is None:

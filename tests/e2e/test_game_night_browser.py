@@ -56,13 +56,20 @@ def resign(page) -> None:
 
 
 def expected(page, night: dict, how: str) -> dict[str, int]:
-    """Each player's total, computed here from the match records (``GET /api/matches/{id}``)."""
+    """Each player's total, computed here from the match records (``GET /api/matches/{id}``): a
+    seat's points are those of its place as the end panel says it (rank + 1; in a team game 1 +
+    the teams that did strictly better, so the losing team of two is 2nd)."""
     totals = {p["player_id"]: 0 for p in night["players"]}
     for match in night["matches"]:
         record = fetch_json(page, f"/api/matches/{match['match_id']}")["body"]
         if record["status"] in ("finished", "aborted"):
             for seat in record["seats"]:
-                totals[seat["player_id"]] = totals.get(seat["player_id"], 0) + scoring.points(how, seat["rank"])
+                place = None
+                if seat["rank"] is not None:
+                    better = [s["rank"] for s in record["seats"] if s["rank"] is not None and s["rank"] < seat["rank"]]
+                    place = 1 + len(set(better)) if (record.get("outcome") or {}).get("teams") else 1 + seat["rank"]
+                totals[seat["player_id"]] = totals.get(seat["player_id"], 0) + scoring.points(
+                    how, place - 1 if place is not None else None)
     return totals
 
 
@@ -199,11 +206,13 @@ def test_three_people_play_a_night_of_three_games_and_a_late_joiner_sits_at_the_
     aya.wait_for_url(re.compile(r"/static/replay\.html\?match="))
     assert night["matches"][1]["match_id"] in aya.url
     aya.locator(".game-mipolin").wait_for()
-    # an admin (the token in this tab) opens a match's admin replay from the night's page
+    # a player's night page offers no admin replay (the admin page asks for a token no player has);
+    # the admin page itself still opens a night's match at once with ?match=
     aya.goto(f"{server.base_url}/n/{night['id']}")
+    aya.locator(".night-replay").first.wait_for()
+    assert aya.locator(".night-admin-replay, #night-matches a[href*='admin']").count() == 0
     aya.evaluate("(token) => sessionStorage.setItem('asobiba.admin_token', token)", ADMIN_TOKEN)
-    aya.locator(".night-admin-replay").nth(2).click()
-    aya.wait_for_url(re.compile(r"/static/admin\.html\?match="))
+    aya.goto(f"{server.base_url}/static/admin.html?match={night['matches'][2]['match_id']}")
     aya.locator("#admin-replay .game-makelandia").first.wait_for()
     assert errors == []
 

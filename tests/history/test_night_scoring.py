@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import engines
 from app.nights import scoring, seating
 
@@ -52,3 +54,63 @@ def test_the_chosen_seed_gives_the_first_move_and_fresh_teams():
     _seed, state = seating.choose_seed(makelandia, 4, {}, ["a", "b", "c", "d"], None, together)
     teams = [{["a", "b", "c", "d"][s] for s in team} for team in makelandia.teams(state)]
     assert {"a", "b"} not in teams and {"c", "d"} not in teams
+
+
+def test_a_team_game_gives_every_member_the_team_place_and_its_points():
+    """The losing team of two is 2nd, as the end panel says ("Rank 2"), and gets 2nd place's points
+    (its recorded rank is 2: two winning seats did better)."""
+    ranks = {"a": 0, "b": 2, "c": 0, "d": 2}
+    teams = [["a", "c"], ["b", "d"]]
+    assert scoring.places(ranks, teams) == {"a": 1, "c": 1, "b": 2, "d": 2}
+    board = scoring.board("places", ["a", "b", "c", "d"], [scoring.Played("m", ranks, teams)])
+    assert board.per_match == [{"a": 3, "b": 2, "c": 3, "d": 2}]
+    assert board.standings() == [(1, "a", 3), (1, "c", 3), (3, "b", 2), (3, "d", 2)]
+    # a team whose player abandoned is last (its recorded rank); a draw gives all the first place
+    assert scoring.places({"a": 3, "b": 2, "c": 3, "d": 2}, teams) == {"a": 2, "c": 2, "b": 1, "d": 1}
+    assert scoring.places({"a": 0, "b": 0, "c": 0, "d": 0}, teams) == {p: 1 for p in "abcd"}
+    # wins only: one point per member of the winning team
+    assert scoring.board("wins", [], [scoring.Played("m", ranks, teams)]).per_match == [{"a": 1, "b": 0, "c": 1, "d": 0}]
+
+
+def test_places_without_teams_are_the_rank_plus_one_as_the_end_panel_says():
+    assert scoring.places({"a": 0, "b": 1, "c": 2}) == {"a": 1, "b": 2, "c": 3}
+    assert scoring.places({"a": 0, "b": 0, "c": 2}) == {"a": 1, "b": 1, "c": 3}
+    assert scoring.places({"a": 0, "b": 0, "c": 1}) == {"a": 1, "b": 1, "c": 2}  # a resign: "Rank 2"
+    # a team's concession ranks its members 1, the others 0: the losing team is 2nd there too
+    assert scoring.places({"a": 1, "b": 0, "c": 1, "d": 0}, [["a", "c"], ["b", "d"]]) == {"a": 2, "c": 2, "b": 1, "d": 1}
+    assert scoring.places({"a": None, "b": None}) == {"a": None, "b": None}  # aborted
+
+
+def test_someone_who_has_not_played_yet_is_listed_without_a_place():
+    """A member (a late joiner, a bot whose first match is under way) is on the board with 0 and
+    no place until a match they played is over; an aborted match gives no place either."""
+    board = scoring.board("places", ["a", "b", "bot"], [scoring.Played("m1", {"a": 0, "b": 1})])
+    assert board.standings() == [(1, "a", 3), (2, "b", 2), (None, "bot", 0)]
+    assert board.totals == {"a": 3, "b": 2, "bot": 0}
+    board = scoring.board("places", ["a", "bot"], [scoring.Played("m1", {"a": None, "bot": None})])
+    assert board.standings() == [(None, "a", 0), (None, "bot", 0)]
+
+
+def test_the_chart_and_the_picture_of_a_japanese_page_speak_japanese():
+    """The night's chart (SVG) and standings picture on a Japanese page: a bot is ボット1 as
+    everywhere else (static/i18n.js shownName), the axis says 累計得点 without English, and a
+    member who has not played yet has no line and no place."""
+    from app.routers.nights import night_chart, standings_lines
+
+    night = {"played": 1, "players": [{"player_id": "a", "name": "Aki", "bot": False},
+                                      {"player_id": "x", "name": "Bot 1", "bot": True},
+                                      {"player_id": "c", "name": "Chika", "bot": False}],
+             "standings": [{"place": 1, "player_id": "a", "name": "Aki", "total": 3, "cumulative": [3]},
+                           {"place": 2, "player_id": "x", "name": "Bot 1", "total": 2, "cumulative": [2]},
+                           {"place": None, "player_id": "c", "name": "Chika", "total": 0, "cumulative": [0]}]}
+    svg = night_chart(night, "ja")
+    assert "ボット1" in svg and "Bot 1" not in svg
+    words = [w for text in re.findall(r">([^<]+)<", svg) for w in re.findall(r"[A-Za-z]+", text)]
+    assert "累計得点" in svg and set(words) == {"Aki"}  # no English but a player's own name
+    assert 'data-key="c"' not in svg and svg.count('<polyline class="series"') == 2
+    assert "Bot 1" in night_chart(night, "en") and "points (running total)" in night_chart(night, "en")
+    assert standings_lines(night, "ja") == [("1", "Aki", 3), ("2", "ボット1", 2), ("–", "Chika", 0)]
+    assert standings_lines(night, "en")[1] == ("2", "Bot 1", 2)
+    night["players"][0]["name"] = night["standings"][0]["name"] = '<script>alert("x")</script>'
+    svg = night_chart(night, "en")  # a name is text, never markup
+    assert "<script>" not in svg and "&lt;script&gt;" in svg
