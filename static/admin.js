@@ -108,7 +108,7 @@ async function listPage() {
     ),
     h("section", { id: "admin-replay" }),
   );
-  // ?match=<id> (a game night's page links here): that match's replay at once
+  // ?match=<id> (an admin's link to one match): that match's replay at once
   const wanted = params.get("match");
   if (wanted) {
     try {
