@@ -217,10 +217,14 @@ export class RoomPage {
       if (this.version !== null && message.version > this.version + 1 && !message.resync) {
         this.send({ type: "sync", version: this.version }); // a gap: ask for what we missed
       }
-      if (this.message && message.match_id !== this.message.match_id) this.newMatch();
+      const fresh = this.message && message.match_id !== this.message.match_id;
+      if (fresh) this.newMatch();
       this.message = message;
       this.version = message.version; // (an action in flight keeps waiting for its ack or error)
       this.renderTable();
+      // a new match starts at the top of the page: its first moves and proposals are there, not
+      // above the screen where the Rematch button left a phone scrolled
+      if (fresh) window.scrollTo({ top: 0 });
     } else if (message.type === "ack") {
       if (this.pending?.id === message.ref) this.pending = null;
     } else if (message.type === "error") {

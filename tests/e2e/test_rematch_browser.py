@@ -80,12 +80,14 @@ def test_turn_cues_then_rematch_in_the_same_room(server, browser):
     assert guest.locator(".rematch-confirmed").inner_text() == "✓ Ready for a rematch: Aki"
     assert host.locator("#rematch-button").count() == 0
     guest.locator("#rematch-button").click()
+    assert guest.evaluate("scrollY") > 0  # (the phone is scrolled down to the end panel and its button)
     for page in (host, guest):
         page.locator("#outcome").wait_for(state="detached")
         page.locator(".synomilia-root").wait_for()
         page.wait_for_function("() => document.title.startsWith('●')")  # a new prediction is awaited
     room = host.evaluate("fetch(location.pathname.replace('/r/', '/api/rooms/')).then(r => r.json())")
     assert room["status"] == "running" and room["match_id"] != old_match
+    assert guest.evaluate("scrollY") == 0  # the new match begins at the top of the page
 
     host.goto(f"{server.base_url}/static/replay.html?match={old_match}")
     link = host.locator("a.rematch-next")
