@@ -312,7 +312,9 @@ export class RoomPage {
         ? headline(m.outcome, m.seat, (s) => this.nameOf(s)).text
         : mine
           ? [this.decision, this.move ? "" : waiting].filter(Boolean).join(" · ")
-          : waiting;
+          : // nobody else to wait for, nothing for this seat to decide: a timed step comes next
+            // (Synomilia's reveal between bouts, Three Magic's call window closing)
+            waiting || t("The table moves on by itself…", "まもなく自動で進みます…");
     } else text = t(`status_${this.room.status}`);
     if (this.statusEl.textContent !== text) this.statusEl.textContent = text; // (a live region: said when it changes)
     this.statusEl.classList.toggle("offline", this.offline);

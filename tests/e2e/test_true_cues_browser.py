@@ -51,6 +51,7 @@ def test_three_magic_cues_only_a_real_decision_and_says_what_it_is(server, brows
             page.locator("#outcome").wait_for(state="detached")
             continue
         cued = state["title"].startswith("●")
+        assert state["status"].strip(), f"the status line says nothing: {state}"
         if state["nothing"]:
             seen_nothing += 1
             assert not cued, f"a window with nothing to call is cued: {state}"
@@ -182,4 +183,35 @@ def test_the_my_tables_count_follows_a_move_made_on_this_page_at_once(server, br
     aki.unroute("**/api/me/tables")
     for route in held:
         route.abort()
+    assert errors == []
+
+
+def test_the_status_line_says_something_while_the_table_moves_on_by_itself(server, browser):
+    """Between Synomilia's bouts (the reveal, a timed step of the server) nobody is awaited: the
+    status line says the table moves on by itself instead of going blank for seconds."""
+    page = browser.new_context(viewport=PHONE, locale="ja-JP").new_page()
+    errors = watch_errors(page)
+    create_room(page, server.base_url, "Aki", "synomilia", {"reveal_delay": 1})
+    add_bot(page, 1)
+    start_match(page)
+    wait_for_table(page)
+    rng = random.Random(7)
+    seen = 0
+    deadline = time.monotonic() + 120
+    while seen < 2 and time.monotonic() < deadline and not page.locator("#outcome").count():
+        state = page.evaluate("""() => ({
+          awaited: document.querySelectorAll('#seats .seat.awaited').length,
+          status: document.getElementById('status').textContent,
+          table: Boolean(document.querySelector('.synomilia-root')) })""")
+        if state["table"] and state["awaited"] == 0:
+            seen += 1
+            assert state["status"] == "まもなく自動で進みます…", state
+        targets = page.locator(".synomilia-root button:not([disabled])")
+        if targets.count():
+            try:
+                targets.nth(rng.randrange(targets.count())).click(timeout=1000)
+            except Exception:
+                pass  # redrawn under the click
+        page.wait_for_timeout(50)
+    assert seen >= 2, "no moment without an awaited seat was seen"
     assert errors == []
