@@ -20,7 +20,13 @@ function ratingCells(r) {
   const figure = r.shown ?? r.rating.toFixed(1);
   return [
     h("td", { class: "rating-figure", title: r.provisional ? t("provisional_help") : "" }, figure),
-    h("td", { class: "muted" }, `μ ${r.mu.toFixed(1)} σ ${r.sigma.toFixed(2)}`),
+    h(
+      "td",
+      { class: "muted" },
+      h("span", { class: "nowrap" }, `μ ${r.mu.toFixed(1)}`),
+      " ",
+      h("span", { class: "nowrap" }, `σ ${r.sigma.toFixed(2)}`),
+    ),
     h("td", {}, String(r.games)),
   ];
 }
