@@ -7,11 +7,19 @@ import { t } from "/static/i18n.js";
 import { api, forgetPlayer, renamePlayer, toast } from "/static/client.js";
 
 /** ``name``: the saved name; ``rename``: offer "Change name" here (the landing's own field renames
- * already); ``onRenamed(name)`` and ``onSwitched()`` redraw what shows the player. */
-export function identityLine({ name, rename = false, switchable = true, onRenamed = () => {}, onSwitched = () => {} }) {
+ * already); ``lead()``: the words before the name ("You play as ", "You will sit as ");
+ * ``onRenamed(name)`` and ``onSwitched()`` redraw what shows the player. */
+export function identityLine({
+  name,
+  rename = false,
+  switchable = true,
+  lead = () => t("You play as ", "プレイヤー名: "),
+  onRenamed = () => {},
+  onSwitched = () => {},
+}) {
   const line = h("p", { id: "identity", class: "identity" });
   const show = () => {
-    const parts = [t("You play as ", "プレイヤー名: "), h("b", { id: "identity-name" }, name)];
+    const parts = [lead(), h("b", { id: "identity-name" }, name)];
     if (rename)
       parts.push(
         " ",

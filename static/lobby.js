@@ -41,6 +41,8 @@ export function nextStep(room, me) {
     );
   }
   const seats = seatsText(empty);
+  if (!seated && !isHost && store.token && store.name)
+    return t(`Take a free seat (${seats}).`, `空いている席(${seats})に座ってください。`); // (the name is known)
   if (!seated && !isHost)
     return t(
       `Enter your name and take a free seat (${seats}).`,
@@ -278,6 +280,13 @@ function identityFor(page, seated) {
     name: store.name,
     rename: true,
     switchable: !seated,
+    // what is true of this player here: seated, about to sit (a free seat), or watching
+    lead: () =>
+      seated
+        ? t("You play as ", "プレイヤー名: ")
+        : page.room.seats.some((s) => !s.player_id)
+          ? t("You will sit as ", "着席する名前: ")
+          : t("You are watching as ", "観戦中の名前: "),
     onRenamed: () => {
       page.identity = null;
       page.onPlayer();
@@ -346,25 +355,16 @@ function renderLobby(el, page) {
   const parts = [h("p", { id: "next-step", class: "next-step", role: "status" }, nextStep(room, me))];
   if (store.token && store.name) {
     // a saved player (maybe a claimed account) sits under their name, which they can change here
-    // (the same player, renamed at every table); "Not you?" only before sitting down
-    if (canJoin)
-      parts.push(h("p", { class: "join-name" }, t("You will sit as ", "着席する名前: "), h("b", {}, store.name)));
-    if (!page.identity || page.identitySeated !== seated) {
+    // (the same player, renamed at every table); "Not you?" only before sitting down; one line
+    // says the name, its lead what is true ("You will sit as", "You play as", "You are watching as")
+    const where = seated ? "seated" : canJoin ? "joining" : "watching";
+    if (!page.identity || page.identityWhere !== where) {
       page.identity = identityFor(page, seated);
-      page.identitySeated = seated;
+      page.identityWhere = where;
     }
     parts.push(page.identity);
   } else if (canJoin) {
-    parts.push(
-      h(
-        "p",
-        { class: "join-name" },
-        h("label", { for: "name-input" }, t("your_name")),
-        " ",
-        page.nameInput,
-        h("span", { class: "muted" }, " ", t("then take a seat below", "を入れて、下の席を選んでください")),
-      ),
-    );
+    parts.push(h("p", { class: "join-name" }, h("label", { for: "name-input" }, t("your_name")), " ", page.nameInput));
   }
   parts.push(tableSettings(page, isHost));
   parts.push(

@@ -43,10 +43,13 @@ def test_a_returning_guest_renames_at_an_invite_and_every_table_follows(server, 
     friend.screenshot(path=shots / f"identity-rename-{locale}-{viewport['width']}.png", full_page=True)
     friend.locator("#rename-save").click()
     friend.locator("#identity-name", has_text="Benjiro").wait_for()
-    friend.locator(".join-name", has_text="Benjiro").wait_for()
+    # one line says the name and what is true of it here: he is about to sit down
+    assert " ".join(friend.locator("#identity").inner_text().split()).startswith("着席する名前: Benjiro" if ja else "You will sit as Benjiro")
+    assert friend.locator(".join-name").count() == 0  # (not said twice: "You will sit as" and "You play as")
     assert friend.evaluate("localStorage.getItem('asobiba.player')") == ben.player_id  # the same player
     friend.click(".take-seat[data-seat='1']")
     host.locator(".seat[data-seat='1']", has_text="Benjiro").wait_for()
+    friend.locator("#identity", has_text="プレイヤー名: Benjiro" if ja else "You play as Benjiro").wait_for()
 
     # seated, he renames again: the host's page shows it live, and so does the other table
     friend.locator("#rename").click()

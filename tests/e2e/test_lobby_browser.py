@@ -159,7 +159,8 @@ def test_returning_player_joins_with_one_click(server, browser):
     aki = browser.new_context(viewport=DESKTOP).new_page()
     invite = create_room(aki, server.base_url, "Aki", "synomilia")
     ben.goto(invite)
-    assert "You will sit as Ben" in ben.locator(".join-name").inner_text()
+    assert " ".join(ben.locator("#identity").inner_text().split()).startswith("You will sit as Ben")
+    assert ben.locator("#next-step").inner_text() == "Take a free seat (Seat 2)."  # his name is known
     assert ben.locator("#name-input").count() == 0  # no field that could drop a saved player
     ben.get_by_role("button", name="Take seat 2").click()
     aki.locator(".seat[data-seat='1'].on", has_text="Ben").wait_for()
