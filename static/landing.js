@@ -210,6 +210,13 @@ export function optionInput(spec, value = spec.default) {
   let input;
   if (spec.type === "bool")
     input = h("input", { type: "checkbox", "data-option": spec.name, "data-type": spec.type, checked: value });
+  else if (spec.value_labels)
+    // numbers that stand for words (Mipolin's provisional dealer: -1 = random, 0 = seat 1, …)
+    input = h(
+      "select",
+      { "data-option": spec.name, "data-type": spec.type },
+      spec.value_labels.map(([v, en, ja]) => h("option", { value: v, selected: value === v }, t(en, ja))),
+    );
   else if (spec.type === "choice")
     input = h(
       "select",
@@ -233,6 +240,14 @@ function readOptions(box) {
   const options = {};
   for (const input of box.querySelectorAll("[data-option]")) options[input.dataset.option] = optionValue(input);
   return options;
+}
+
+/** An option's value as a person reads it: yes/no, a value's words (``value_labels``: [value, en, ja]
+ * in the order offered), or the figure. */
+export function optionText(spec, value) {
+  if (spec.type === "bool") return value ? t("yes", "あり") : t("no", "なし");
+  const words = spec.value_labels?.find(([v]) => v === value);
+  return words ? t(words[1], words[2]) : String(value);
 }
 
 /** The value of one option control, typed as its spec says. */

@@ -6,7 +6,7 @@ import { h } from "/static/dom.js";
 import { listOf, t } from "/static/i18n.js";
 import { PACES, paceText, vacationText } from "/static/pace.js";
 import { store, toast } from "/static/client.js";
-import { optionInput, optionValue } from "/static/landing.js";
+import { optionInput, optionText, optionValue } from "/static/landing.js";
 import { identityLine } from "/static/identity.js";
 
 /** Seats are numbered from 1 everywhere a person reads them (the API's indices start at 0). */
@@ -235,8 +235,9 @@ function tableSettings(page, isHost) {
     ];
     for (const spec of specs) {
       const value = current(spec);
-      const shown = spec.type === "bool" ? (value ? t("yes", "あり") : t("no", "なし")) : String(value);
-      parts.push(`${t(spec.label_en || spec.name, spec.label_ja || spec.label_en || spec.name)}: ${shown}`);
+      parts.push(
+        `${t(spec.label_en || spec.name, spec.label_ja || spec.label_en || spec.name)}: ${optionText(spec, value)}`,
+      );
     }
     el = h("p", { id: "table-settings", class: "table-settings muted" }, parts.join(" · "));
   }

@@ -57,8 +57,10 @@ OPTIONS = [
      "label_en": "Variant: players choose their characters",
      "label_ja": "バリアント:キャラを選んで遊ぶ"},
     {"name": "provisional_dealer", "type": "int", "default": -1, "min": -1, "max": 2,
-     "label_en": "Provisional dealer seat (-1 = random; previous winner or dealer otherwise)",
-     "label_ja": "仮親の席(-1 = ランダム。前回の勝者/親を指定)"},
+     "label_en": "Provisional dealer (to give it to the previous winner or dealer)",
+     "label_ja": "仮親(前回の勝者/親に渡すとき)",
+     # what each value means, in words (a page offers these, not the numbers)
+     "value_labels": [[-1, "Random", "ランダム"], [0, "Seat 1", "席1"], [1, "Seat 2", "席2"], [2, "Seat 3", "席3"]]},
     clock_option(60, "pass or the lowest bid, end the turn without accusing, reveal a non-Day card if "
                      "there is one, otherwise the first choice",
                  "パスか最低の入札、告発せずに手番終了、日付カード以外を公開、それ以外は最初の選択肢"),

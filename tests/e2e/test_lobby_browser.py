@@ -348,3 +348,25 @@ def test_the_ratings_tab_speaks_the_pages_language(server, browser):
     page.locator(".game-card").first.wait_for()
     text = page.locator("main").inner_text()
     assert re.search(r"\d〜\d+人", text) and not re.search(r"\d–\d+人", text), text  # 4〜8人, as 10〜20分
+
+
+def test_an_option_whose_numbers_stand_for_words_is_offered_in_words(server, browser):
+    """Mipolin's provisional dealer is chosen by name (Random, Seat 1, …), never as "-1", on the
+    landing page and in the lobby's summary of the table's settings."""
+    page = browser.new_context(viewport=PHONE, locale="ja-JP").new_page()
+    page.goto(server.base_url + "/")
+    page.select_option("#game-select", "mipolin")
+    choice = page.locator("#game-options select[data-option='provisional_dealer']")
+    assert choice.locator("option").all_inner_texts() == ["ランダム", "席1", "席2", "席3"]
+    choice.select_option(label="席2")
+    page.fill("#name-input", "Aki")
+    page.click("#create-room")
+    page.locator("#invite-url").wait_for()
+    # the host may still change it in the lobby: the same words
+    assert page.locator("#table-settings select[data-option='provisional_dealer'] option:checked").inner_text() == "席2"
+    assert room_api(page)["body"]["options"]["provisional_dealer"] == 1
+    friend = browser.new_context(viewport=DESKTOP).new_page()  # a friend reads the summary
+    friend.goto(page.locator("#invite-url").input_value())
+    friend.locator("#table-settings", has_text="Provisional dealer (to give it to the previous winner or dealer): Seat 2").wait_for()
+    for reader in (page, friend):
+        assert "-1" not in reader.locator("main").inner_text()
