@@ -97,3 +97,29 @@ export function markChanges(root, previous) {
   walk(root, "");
   return texts;
 }
+
+const scrolled = new Map(); // scrollCue's key -> the last scroll position of its box
+
+/** A box that scrolls sideways says where there is more to see: ``more-left`` / ``more-right``
+ * on it (the stylesheet fades that edge), kept true as it scrolls or its size changes; with a
+ * ``key``, a box drawn again (the table is redrawn at every move) opens where the last one of that
+ * key was scrolled to. Returns ``box``. (A phone showed six of Mipolin's nine notebook columns
+ * with nothing to say more were there, and every move scrolled them back.) */
+export function scrollCue(box, key = null) {
+  let restored = !key || !scrolled.has(key);
+  const mark = () => {
+    if (!box.isConnected) return; // (a box taken out of the page reads as scrolled to 0)
+    if (!restored) {
+      box.scrollLeft = scrolled.get(key);
+      restored = true;
+    }
+    const end = box.scrollWidth - box.clientWidth;
+    box.classList.toggle("more-left", box.scrollLeft > 1);
+    box.classList.toggle("more-right", box.scrollLeft < end - 1);
+    if (key) scrolled.set(key, box.scrollLeft);
+  };
+  box.addEventListener("scroll", mark, { passive: true });
+  if (typeof ResizeObserver === "function") new ResizeObserver(mark).observe(box);
+  requestAnimationFrame(mark); // (laid out once it is in the page)
+  return box;
+}

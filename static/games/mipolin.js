@@ -1,4 +1,5 @@
 import { announce } from "/static/announce.js";
+import { scrollCue } from "/static/dom.js";
 import { isNew, played, revealed } from "/static/motion.js";
 import { gridKeys, pressable } from "/static/keyboard.js";
 // Mipolin the Game — table for one seat. Contract: static/games/README.md.
@@ -809,7 +810,10 @@ export function render(root, ctx) {
           "セルや見出しをクリック(またはエンターキー、矢印キーで移動)で ✗ ? ✓ を切替。灰色=見たカード(答えではない)。場所: ",
         ) + cat.places.map((p) => `${p.id}=${placeName(p.id)}`).join(" "),
       ),
-      H("div", { style: "overflow-x:auto" }, H("table", { class: "mipolin-nb" }, head, rows)),
+      scrollCue(
+        H("div", { class: "mipolin-nb-scroll" }, H("table", { class: "mipolin-nb" }, head, rows)),
+        "mipolin-notebook",
+      ),
       H(
         "button",
         {

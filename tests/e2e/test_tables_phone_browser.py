@@ -5,6 +5,8 @@ accessibility tree. (Whole matches at phone width: test_quick_start_browser.py.)
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.support.browser import (PHONE, add_bot, create_room, start_match, unnamed_controls, wait_for_table,
@@ -38,4 +40,38 @@ def test_table_first_at_phone_width(server, browser, game, seats, options, shots
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"{game}: the page is {width}px wide on a {PHONE['width']}px phone"
     assert unnamed_controls(page) == [], game
+    assert errors == []
+
+
+def test_the_mipolin_notebook_shows_it_scrolls_and_keeps_its_place_through_moves(server, browser):
+    """On a phone the notebook's nine place columns do not fit: its right edge fades while more is
+    to the right (the left edge once scrolled), and a move that redraws the table leaves it where
+    the player scrolled it (it jumped back to the first columns at every move)."""
+    page = browser.new_context(viewport=PHONE).new_page()
+    errors = watch_errors(page)
+    create_room(page, server.base_url, "Chika", "mipolin", seats=3)
+    add_bot(page, 1)
+    add_bot(page, 2)
+    start_match(page)
+    wait_for_table(page)
+    box = page.locator(".mipolin-nb-scroll")
+    box.and_(page.locator(".more-right")).wait_for()  # six of nine columns show: more to the right
+    assert "more-left" not in box.get_attribute("class")
+    box.evaluate("(e) => { e.scrollLeft = e.scrollWidth; }")
+    page.locator(".mipolin-nb-scroll.more-left:not(.more-right)").wait_for()
+    end = box.evaluate("(e) => e.scrollLeft")
+    assert end > 0
+    first = box.element_handle()
+    deadline = time.monotonic() + 60
+    while first.evaluate("(e) => e.isConnected") and time.monotonic() < deadline:  # until a move redraws it
+        mine = page.locator(CONTROLS)
+        if mine.count():
+            try:
+                mine.first.click(timeout=1000)
+            except Exception:
+                pass
+        page.wait_for_timeout(100)
+    assert not first.evaluate("(e) => e.isConnected"), "the table was never redrawn"
+    page.locator(".mipolin-nb-scroll.more-left:not(.more-right)").wait_for()
+    assert box.evaluate("(e) => e.scrollLeft") == end
     assert errors == []
