@@ -361,7 +361,10 @@ function platform(game, action, view, nameOf) {
       return null;
     case "deadline": {
       if (!who) return null;
-      const move = action.move && typeof action.move === "object" ? actionText(game, action.move, view, nameOf) : null;
+      const move =
+        action.move && typeof action.move === "object"
+          ? actionText(game, action.move, view, nameOf, action.seat)
+          : null;
       return move
         ? both(
             `${who} missed the deadline; the bot played for them: ${move.en}`,

@@ -103,7 +103,8 @@ const scrolled = new Map(); // scrollCue's key -> the last scroll position of it
 /** A box that scrolls sideways says where there is more to see: ``more-left`` / ``more-right``
  * on it (the stylesheet fades that edge), kept true as it scrolls or its size changes; with a
  * ``key``, a box drawn again (the table is redrawn at every move) opens where the last one of that
- * key was scrolled to. Returns ``box``. (A phone showed six of Mipolin's nine notebook columns
+ * key was scrolled to (for the page's life: a rematch's notebook opens where the last match's was).
+ * Returns ``box``. (A phone showed six of Mipolin's nine notebook columns
  * with nothing to say more were there, and every move scrolled them back.) */
 export function scrollCue(box, key = null) {
   let restored = !key || !scrolled.has(key);

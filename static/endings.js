@@ -4,7 +4,7 @@
 // the open votes come with each view (``platform``). Also the notices that a bot plays for someone.
 import { h, replaceIfChanged, steadyWhilePressed } from "/static/dom.js";
 import { toast } from "/static/client.js";
-import { t } from "/static/i18n.js";
+import { listOf, t } from "/static/i18n.js";
 
 /** A chat line of channel "notice" in the reader's language. */
 export function noticeText(m) {
@@ -168,7 +168,7 @@ export class MatchControls {
     const { page } = this;
     const platform = m.platform || { abort_votes: [], resign_votes: [] };
     // names, this player as "you" (a page never waits for its reader by name)
-    const whom = (seats) => seats.map((s) => (s === me ? t("you", "あなた") : page.nameOf(s))).join(t(", ", "、"));
+    const whom = (seats) => listOf(seats.map((s) => (s === me ? t("you", "あなた") : page.nameOf(s))));
     // who is for it, this player as "You": "You and Cho…", 「あなたとChoさんが…」 (one of them proposed,
     // the others agreed; the view says who voted, not who was first, so two or more "want" it)
     const proposers = (seats) => {

@@ -165,7 +165,7 @@ export class NightPanel {
     if (!night) return;
     el.hidden = false;
     const over = night.status === "over";
-    // the match being played (this table's, else the night's latest that is still running): said
+    // the match being played (this table's, else the night's first match still running): said
     // as in play; "next" only between matches
     const playing =
       room.status === "running"

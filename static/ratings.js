@@ -103,7 +103,8 @@ async function playerPage(games, playerId) {
       "li",
       {},
       h("a", { href: `/static/replay.html?match=${m.match_id}` }, title(m.game)),
-      ` — ${t("rank")} ${m.rank + 1} · `,
+      // (an aborted match has no rank: not "rank 1")
+      m.rank === null || m.rank === undefined ? ` — ${t("status_aborted")} · ` : ` — ${t("rank")} ${m.rank + 1} · `,
       listOf(m.players),
       m.rating_change ? ` · ${m.rating_change.shown_delta >= 0 ? "+" : ""}${m.rating_change.shown_delta}` : "",
     ),

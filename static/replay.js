@@ -106,7 +106,10 @@ function stepCaption(data, last) {
   const text = actionText(data.game, last.action, data.view, (s) => nameOf(data, s), last.seat);
   if (!text) return `${nameOf(data, last.seat)}: ${JSON.stringify(last.action)}${at}`;
   const said = getLang() === "ja" ? text.ja : text.en;
-  return isPlatformAction(last.action) ? `${said}${at}` : `${nameOf(data, last.seat)}: ${said}${at}`;
+  // (a platform entry names its player in the sentence; a server step, seat -1, needs no name)
+  return isPlatformAction(last.action) || last.seat === -1
+    ? `${said}${at}`
+    : `${nameOf(data, last.seat)}: ${said}${at}`;
 }
 
 /**

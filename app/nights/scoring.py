@@ -8,7 +8,10 @@ share a rank, so two shared firsts get 3 each). In a team game the places are th
 team's place is 1 + the number of teams that did strictly better, and each of its players gets
 that place's points, so the losing team of two is 2nd and each of its players gets 2 (not the 3rd
 place, 1 point, that its players' rank 2, "two seats did better", would make). An abandonment
-counts last, as for ratings (the recorded rank). An aborted match gives nobody points or a place.
+counts last, as for ratings (the recorded rank): the one case where the night's place differs
+from the end panel's (which shows what the bot that played for them did), and then the places
+below it are not closed up (Peribit, the winner abandoned: the night has Ben 2nd, Cho 3rd, the
+abandoner 4th). An aborted match gives nobody points or a place.
 
 Totals add them up. Everyone who played in the night is on the board, a member who left included
 (they keep their points); a member who has not yet finished a match that counted (a late joiner,

@@ -202,8 +202,9 @@ def test_the_status_line_says_something_while_the_table_moves_on_by_itself(serve
         state = page.evaluate("""() => ({
           awaited: document.querySelectorAll('#seats .seat.awaited').length,
           status: document.getElementById('status').textContent,
-          table: Boolean(document.querySelector('.synomilia-root')) })""")
-        if state["table"] and state["awaited"] == 0:
+          table: Boolean(document.querySelector('.synomilia-root')),
+          over: Boolean(document.getElementById('outcome')) })""")
+        if state["table"] and state["awaited"] == 0 and not state["over"]:  # (the end says the result)
             seen += 1
             assert state["status"] == "まもなく自動で進みます…", state
         targets = page.locator(".synomilia-root button:not([disabled])")
