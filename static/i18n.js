@@ -94,10 +94,17 @@ export function listOf(names) {
   return names.join(t(", ", "、"));
 }
 
+const BOT_NAME = /^Bot (\d+)$/; // the server's name for a bot (app/routers/bots.py; app/routers/nights.py too)
+
+/** Whether a shown name already says "bot" (a "(bot)" tag beside it would say it twice). */
+export function namedAsBot(shown) {
+  return BOT_NAME.test(shown || "") || /^ボット\d+$/.test(shown || "");
+}
+
 /** The name to show for a player: a bot the server named "Bot <n>" (app/routers/bots.py) is
  * "ボット<n>" on a Japanese page; every other name is the player's own, shown as given. */
 export function shownName(player) {
-  const bot = player && player.bot && /^Bot (\d+)$/.exec(player.name || "");
+  const bot = player && player.bot && BOT_NAME.exec(player.name || "");
   return bot ? t(`Bot ${bot[1]}`, `ボット${bot[1]}`) : player?.name;
 }
 

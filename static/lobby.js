@@ -3,7 +3,7 @@
 // Start (disabled, with the reason beside it, until it can succeed). Once the match starts: a
 // compact bar (seats, presence, spectators, invite copy) so the table gets the screen.
 import { h } from "/static/dom.js";
-import { listOf, t } from "/static/i18n.js";
+import { listOf, namedAsBot, t } from "/static/i18n.js";
 import { PACES, paceText, vacationText } from "/static/pace.js";
 import { store, toast } from "/static/client.js";
 import { optionInput, optionText, optionValue } from "/static/landing.js";
@@ -86,7 +86,7 @@ function visitorsLine(room, page) {
 function seatTags(room, s, me) {
   const tags = [];
   if (s.player_id === room.host_id) tags.push(t("host"));
-  if (s.bot && !/^(Bot \d+|ボット\d+)$/.test(s.name || "")) tags.push(t("bot")); // (not "Bot 1 (bot)")
+  if (s.bot && !namedAsBot(s.name)) tags.push(t("bot")); // (not "Bot 1 (bot)")
   if (s.zombie) tags.push(t("a bot plays for now", "ボットが代打ち中"));
   if (me && s.player_id === me) tags.push(t("you"));
   if (s.left) tags.push(t("left"));
