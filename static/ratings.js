@@ -103,8 +103,8 @@ async function playerPage(games, playerId) {
       "li",
       {},
       h("a", { href: `/static/replay.html?match=${m.match_id}` }, title(m.game)),
-      // (an aborted match has no rank: not "rank 1")
-      m.rank === null || m.rank === undefined ? ` — ${t("status_aborted")} · ` : ` — ${t("rank")} ${m.rank + 1} · `,
+      // the place as the match's end panel said it (a team's); an aborted match has none
+      m.place === null || m.place === undefined ? ` — ${t("status_aborted")} · ` : ` — ${t("rank")} ${m.place} · `,
       listOf(m.players),
       m.rating_change ? ` · ${m.rating_change.shown_delta >= 0 ? "+" : ""}${m.rating_change.shown_delta}` : "",
     ),
@@ -194,7 +194,13 @@ async function playerFigures(playerId, title) {
     results.length
       ? h(
           "div",
-          { class: "table-scroll" },
+          // (a box that may scroll sideways on a phone: reachable by keyboard, named for a screen reader)
+          {
+            class: "table-scroll",
+            tabindex: "0",
+            role: "region",
+            "aria-label": t("Results per game", "ゲームごとの成績"),
+          },
           h(
             "table",
             { id: "results-per-game", class: "ratings" },

@@ -60,6 +60,18 @@ def player_matches(player_id: PlayerId, session: SessionDep, game: Annotated[str
     return {"player_id": player.id, "matches": _matches(session, player.id, game, limit, offset)}
 
 
+def _place(match: Match, rank: int | None) -> int | None:
+    """The place (1 = first) as the match's end panel says it (static/end_panel.js ``placeOf``):
+    rank + 1, or in a team game 1 + the teams that did better (the losing team of two is 2nd, not
+    3rd behind two winning seats); None for a match without a rank (aborted)."""
+    if rank is None:
+        return None
+    outcome = match.outcome or {}
+    if outcome.get("teams"):
+        return len({r for r in outcome.get("ranks") or [] if r < rank}) + 1
+    return rank + 1
+
+
 def _player(session, player_id: str) -> Player:
     player = session.get(Player, player_id) if len(player_id) <= 32 else None
     if player is None:
@@ -78,7 +90,8 @@ def _matches(session, player_id: str, game: str | None, limit: int, offset: int)
     for result, match in rows:
         change = history.rating_change(result) if result.rated else None
         out.append({"match_id": match.id, "game": match.game, "status": match.status, "seat": result.seat,
-                    "rank": result.rank, "rated": result.rated, "rating_change": change,
+                    "rank": result.rank, "place": _place(match, result.rank), "rated": result.rated,
+                    "rating_change": change,
                     "players": [s["name"] for s in match.seats], "reason": (match.outcome or {}).get("reason"),
                     "finished_at": history.iso(result.finished_at)})
     return out

@@ -119,6 +119,9 @@ def test_a_night_of_three_games_with_a_late_joiner(server):
     assert {p: third_match["places"][p] for p in losers} == {p: 2 for p in losers}
     assert {p: third_match["points"][p] for p in losers} == {p: 2 for p in losers}
     assert {third_match["points"][p] for p in third_match["points"] if p not in losers} == {3}
+    # a player's page lists the match at the same place (not 3rd behind two winning seats)
+    listed = dee.get(f"/api/players/{dee.player_id}/matches").json()["matches"][0]
+    assert listed["match_id"] == third_match["match_id"] and listed["place"] == 2
     assert [m["game"] for m in night["matches"]] == ["three_magic", "mipolin", "makelandia"]
 
     # the first player rotates: three matches, three different people moved first, as the replays say
