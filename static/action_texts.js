@@ -209,8 +209,8 @@ function synomilia(action, view, nameOf) {
         ? both(`put down a prediction: ${action.card}`, `予想カード${action.card}を伏せた`)
         : null;
     case "stack":
-      if (action.face === "moon") return both("stacked a chip moon face up", "チップを月の面で積んだ");
-      if (action.face === "sun") return both("stacked a chip sun face up", "チップを太陽の面で積んだ");
+      if (action.face === "moon") return both("stacked a chip, moon side up", "チップを月の面で積んだ");
+      if (action.face === "sun") return both("stacked a chip, sun side up", "チップを太陽の面で積んだ");
       return null;
     case "change":
       return isInt(action.card)

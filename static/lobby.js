@@ -80,6 +80,11 @@ function visitorsLine(room, page) {
       `誰かが参加しようとしています: 招待ページに${others}人(まだ着席していません)…`,
     );
   }
+  // a viewer without a seat is one of the watchers: said as "you", not counted as someone else
+  if (page && page.mySeat === null && n > 0)
+    return others > 0
+      ? t(`Watching: you and ${others} more`, `観戦者: あなたとほか${others}人`)
+      : t("Watching: you", "観戦者: あなた");
   return t(`Watching: ${n}`, `観戦者: ${n}`);
 }
 

@@ -12,7 +12,7 @@ export function scoringText(night) {
     night.scoring === "wins"
       ? t("1 point per win", "勝ち1回につき1点")
       : t("3/2/1/0 points by place", "順位で3/2/1/0点");
-  const best = night.best_of ? t(` · best of ${night.best_of}`, ` · ${night.best_of}戦先取制`) : "";
+  const best = night.best_of ? t(` · best of ${night.best_of}`, ` · 最大${night.best_of}戦`) : "";
   return how + best;
 }
 
@@ -224,7 +224,7 @@ export class NightPanel {
       "select",
       { id: "night-best-of", "aria-label": t("Length of the night", "ゲームナイトの長さ") },
       h("option", { value: "" }, t("Play as long as we like", "好きなだけ遊ぶ")),
-      [3, 5, 7].map((n) => h("option", { value: String(n) }, t(`Best of ${n}`, `${n}戦先取制`))),
+      [3, 5, 7].map((n) => h("option", { value: String(n) }, t(`Best of ${n}`, `最大${n}戦`))),
     );
     const button = h(
       "button",

@@ -2,6 +2,7 @@
 // rating in each game (provisional ones marked) and recent matches linking to replays.
 import { h } from "/static/dom.js";
 import { getLang, listOf, t } from "/static/i18n.js";
+import { showTitle } from "/static/turn_cues.js";
 import { api, gameTitle } from "/static/client.js";
 
 const main = document.getElementById("main");
@@ -233,7 +234,7 @@ async function playerFigures(playerId, title) {
 
 const games = await getJson("/api/games");
 // the tab in the page's language, as its heading (the HTML's own title is English)
-document.title = `${params.get("player") ? t("ratings") : t("leaderboard")} — Asobiba`;
+showTitle(`${params.get("player") ? t("ratings") : t("leaderboard")} — Asobiba`); // (with the waiting count)
 try {
   if (params.get("player")) await playerPage(games, params.get("player"));
   else await leaderboard(games, params.get("game") || games[0].id);

@@ -5,6 +5,7 @@
 import { h } from "./dom.js";
 import { gameTitle } from "/static/client.js";
 import { getLang, shownName, t, withShownNames } from "./i18n.js";
+import { showTitle } from "/static/turn_cues.js";
 import { reasonText } from "./reasons.js";
 import { rematchLinks } from "./rematch.js";
 import { loadTable } from "./tables.js";
@@ -102,6 +103,7 @@ function nameOf(data, seat) {
  */
 function stepCaption(data, last) {
   const at = last.at ? ` — ${new Date(last.at).toLocaleTimeString()}` : "";
+  if (!last.action && last.seat === -1) return `${t("The table moved on by itself", "自動で進行")}${at}`;
   if (!last.action) return `${nameOf(data, last.seat)}: ${t("(hidden action)", "（非公開の手）")}${at}`;
   const text = actionText(data.game, last.action, data.view, (s) => nameOf(data, s), last.seat);
   if (!text) return `${nameOf(data, last.seat)}: ${JSON.stringify(last.action)}${at}`;
@@ -320,7 +322,7 @@ async function replayPage() {
       ? wantedSeat
       : mySeat !== undefined
         ? String(mySeat)
-        : "";
+        : "all"; // (someone who did not play: after the end everything is public, every step in words)
   const wantedStep = params.get("step");
   const players = h(
     "ol",
@@ -379,7 +381,7 @@ async function replayPage() {
     ),
     viewer,
   );
-  document.title = `${t("replay")} — ${shownTitle} — Asobiba`;
+  showTitle(`${t("replay")} — ${shownTitle} — Asobiba`); // (with the count of tables waiting for the player)
   mountReplay(viewer, {
     game: record.game,
     steps: record.steps,

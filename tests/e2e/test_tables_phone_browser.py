@@ -72,6 +72,9 @@ def test_the_mipolin_notebook_shows_it_scrolls_and_keeps_its_place_through_moves
                 pass
         page.wait_for_timeout(100)
     assert not first.evaluate("(e) => e.isConnected"), "the table was never redrawn"
-    page.locator(".mipolin-nb-scroll.more-left:not(.more-right)").wait_for()
-    assert box.evaluate("(e) => e.scrollLeft") == end
+    # (the new notebook takes its place before it is first painted, in the frame's callbacks: a
+    # script reading it between the redraw and that frame still sees 0, so the test waits a frame)
+    page.wait_for_function("""(end) => { const e = document.querySelector('.mipolin-nb-scroll');
+      return e.scrollLeft === end && e.classList.contains('more-left') && !e.classList.contains('more-right'); }""",
+                           arg=end)
     assert errors == []

@@ -94,11 +94,17 @@ def test_replay_page_steps_through_a_match(sqlite_server, browser):
     # answers, and once it took the page (a race with the module's fetch) the module loaded anyway.
     page2, errors2 = open_page(browser, base, service_workers="block")
     page2.route("**/games/synomilia.js", lambda route: route.fulfill(status=404, body="missing"))
-    page2.goto(f"/static/replay.html?match={match_id}&step=3")
+    page2.goto(f"/static/replay.html?match={match_id}&seat=&step=3")  # the spectator view
     expect(page2.locator("#replay-step")).to_have_text(f"Step 3 / {steps}", timeout=10_000)
     expect(page2.locator("#replay-table .replay-json")).to_contain_text('"phase"')
     # after the end, everything: spectator, every hand at once, and each seat, for anyone
     assert page2.locator("#replay-seat option").count() == 2 + 2
+    # someone who did not play opens on everything (public after the end): every step in words
+    page3, errors3 = open_page(browser, base)
+    page3.goto(f"/static/replay.html?match={match_id}&step=1")
+    expect(page3.locator("#replay-seat")).to_have_value("all")
+    expect(page3.locator("#replay-action")).to_contain_text(re.compile(r"^(Aki|Ben): put down a prediction: \d"))
+    expect(page3.locator("#replay-action")).not_to_contain_text("hidden")
 
     # Quick clicks count from the step asked for, not the one shown yet (each step's answer is
     # held up here): Next, Next, Previous ends one step on, Next twice two steps on.
