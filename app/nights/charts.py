@@ -34,10 +34,12 @@ class Series:
 
 
 def line_chart(series: list[Series], x_labels: list[str], title: str, desc: str, y_label: str,
-               width: int = 520, height: int = 300, from_zero: bool = False, chart_id: str = "chart") -> str:
+               width: int = 520, height: int = 300, from_zero: bool = False, chart_id: str = "chart",
+               x_label: str = "") -> str:
     """A line chart: one ``<polyline class="series" data-key>`` per series with one point per value
-    that is not None, a marker per point, a legend, and numbered x and y axes. ``chart_id`` names
-    its title and description (unique on a page that shows several charts)."""
+    that is not None, a marker per point, a legend, and numbered x and y axes, each titled: the y
+    axis's title up its side, the x axis's under its numbers. ``chart_id`` names its title and
+    description (unique on a page that shows several charts)."""
     left, right, top, bottom = 52, 16, 16, 46
     legend_rows = (len(series) + 2) // 3
     legend_h = 24 * legend_rows
@@ -68,7 +70,12 @@ def line_chart(series: list[Series], x_labels: list[str], title: str, desc: str,
     for i, label in enumerate(x_labels):
         out.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 20}" text-anchor="middle" font-size="14" fill="#333">'
                    f'{escape(label)}</text>')
-    out.append(f'<text x="{left}" y="{top + plot_h + 40}" font-size="14" fill="#333">{escape(y_label)}</text>')
+    # (the y axis's title once sat under the x axis's numbers, where it read as the x axis's)
+    out.append(f'<text class="y-title" transform="translate(14 {top + plot_h / 2:.1f}) rotate(-90)" text-anchor="middle" '
+               f'font-size="14" fill="#333">{escape(y_label)}</text>')
+    if x_label:
+        out.append(f'<text class="x-title" x="{left + plot_w / 2:.1f}" y="{top + plot_h + 40}" text-anchor="middle" '
+                   f'font-size="14" fill="#333">{escape(x_label)}</text>')
     for n, s in enumerate(series):
         colour, dash, marker = COLOURS[n % len(COLOURS)], DASHES[n % len(DASHES)], MARKERS[n % len(MARKERS)]
         points = [(x(i), y(v), s.hollow[i] if i < len(s.hollow) else False)

@@ -179,9 +179,9 @@ async def _moved(hub, opened: service.NextTable) -> None:
 
 WORDS = {
     "en": {"title": "Points after each match", "desc": "Each player's running total of points, match by match.",
-           "y": "points (running total)", "match": "{n}", "heading": "Game night: final standings",
+           "y": "points (running total)", "x": "match", "match": "{n}", "heading": "Game night: final standings",
            "heading_on": "Game night: standings after {n} matches", "unit": "pts", "bot": "Bot {n}"},
-    "ja": {"title": "各対戦後の得点", "desc": "各プレイヤーの累計得点(対戦ごと)。", "y": "累計得点",
+    "ja": {"title": "各対戦後の得点", "desc": "各プレイヤーの累計得点(対戦ごと)。", "y": "累計得点", "x": "対戦",
            "match": "{n}", "heading": "ゲームナイト 最終順位", "heading_on": "ゲームナイト {n}戦後の順位", "unit": "点",
            "bot": "ボット{n}"},
 }
@@ -208,7 +208,8 @@ def night_chart(night: dict, lang: str) -> str:
               for s in shown]
     labels = [words["match"].format(n=i + 1) for i in range(night["played"])]
     desc = words["desc"] + " " + "; ".join(f'{names.get(s["player_id"], s["name"])}: {s["total"]}' for s in shown)
-    return charts.line_chart(series, labels, words["title"], desc, words["y"], from_zero=True, chart_id="night-chart")
+    return charts.line_chart(series, labels, words["title"], desc, words["y"], from_zero=True, chart_id="night-chart",
+                             x_label=words["x"])
 
 
 def standings_lines(night: dict, lang: str) -> list[tuple[str, str, int]]:

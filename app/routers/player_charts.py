@@ -71,7 +71,7 @@ async def player_stats(player_id: PlayerId, db: DbDep, viewer: OptionalPlayer) -
 CHART_WORDS = {
     "en": ("Rating over time: {game}", "{name}'s rating in {game} after each rated match; hollow markers are provisional.",
            "rating (? = provisional)"),
-    "ja": ("レーティングの推移: {game}", "{name}の{game}のレーティング(レーティング対象の対戦ごと)。白抜きは暫定。", "rating レーティング(白抜き=暫定)"),
+    "ja": ("レーティングの推移: {game}", "{name}の{game}のレーティング(レーティング対象の対戦ごと)。白抜きは暫定。", "レーティング(白抜き=暫定)"),
 }
 
 

@@ -109,6 +109,9 @@ def test_the_chart_and_the_picture_of_a_japanese_page_speak_japanese():
     assert "累計得点" in svg and set(words) == {"Aki"}  # no English but a player's own name
     assert 'data-key="c"' not in svg and svg.count('<polyline class="series"') == 2
     assert "Bot 1" in night_chart(night, "en") and "points (running total)" in night_chart(night, "en")
+    # each axis's title by its own axis: the points up the side, the matches under their numbers
+    assert re.search(r'<text class="y-title" transform="translate\(14 [\d.]+\) rotate\(-90\)"[^>]*>累計得点<', svg)
+    assert re.search(r'<text class="x-title"[^>]*>対戦<', svg)
     assert standings_lines(night, "ja") == [("1", "Aki", 3), ("2", "ボット1", 2), ("–", "Chika", 0)]
     assert standings_lines(night, "en")[1] == ("2", "Bot 1", 2)
     night["players"][0]["name"] = night["standings"][0]["name"] = '<script>alert("x")</script>'
