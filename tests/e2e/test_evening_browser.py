@@ -28,17 +28,25 @@ def database_url(database_url_of_every_kind):
     return database_url_of_every_kind
 
 
-def three_friends(server, browser):
+def at_three_magic(server, browser, ben: dict, cho: dict):
+    """Aya (English, 1280 px) hosts Three Magic; Ben and Cho join in browsers of their own
+    (``ben``, ``cho``: their contexts' options); the match is started and drawn on all three.
+    Returns the invite link, the three pages and a list gathering their errors."""
     aya = browser.new_context(viewport=DESKTOP).new_page()
-    ben = browser.new_context(viewport=PHONE).new_page()
-    cho = browser.new_context(viewport=DESKTOP, locale="ja-JP").new_page()
-    errors = watch_errors(aya) + watch_errors(ben)
+    ben_page, cho_page = browser.new_context(**ben).new_page(), browser.new_context(**cho).new_page()
+    errors = watch_errors(aya) + watch_errors(ben_page) + watch_errors(cho_page)
     invite = create_room(aya, server.base_url, "Aya", "three_magic")
-    join_room(ben, aya, invite, "Ben", 1)
-    join_room(cho, aya, invite, "Cho", 2)
+    join_room(ben_page, aya, invite, "Ben", 1)
+    join_room(cho_page, aya, invite, "Cho", 2)
     start_match(aya)
-    for page in (aya, ben, cho):
+    for page in (aya, ben_page, cho_page):
         wait_for_table(page)
+    return invite, aya, ben_page, cho_page, errors
+
+
+def three_friends(server, browser):
+    invite, aya, ben, cho, errors = at_three_magic(server, browser, {"viewport": PHONE},
+                                                   {"viewport": DESKTOP, "locale": "ja-JP"})
     # Aya resigns: the quickest end of a match
     aya.click("#resign")
     aya.click("#resign-confirm")
@@ -260,16 +268,8 @@ def test_the_match_menu_keeps_a_keyboard_players_focus_while_others_move(server,
 def test_an_abort_two_want_is_not_said_to_be_proposed_by_both(server, browser):
     """Cho proposes to abort and Ben agrees: Aya reads that both want it, not that both proposed
     it (the view says who voted, not who was first); Ben's Japanese page says the same."""
-    aya = browser.new_context(viewport=DESKTOP).new_page()
-    ben = browser.new_context(viewport=PHONE, locale="ja-JP").new_page()
-    cho = browser.new_context(viewport=PHONE).new_page()
-    errors = watch_errors(aya) + watch_errors(ben) + watch_errors(cho)
-    invite = create_room(aya, server.base_url, "Aya", "three_magic")
-    join_room(ben, aya, invite, "Ben", 1)
-    join_room(cho, aya, invite, "Cho", 2)
-    start_match(aya)
-    for page in (aya, ben, cho):
-        wait_for_table(page)
+    _, aya, ben, cho, errors = at_three_magic(server, browser, {"viewport": PHONE, "locale": "ja-JP"},
+                                              {"viewport": PHONE})
     cho.click("#abort-propose")
     aya.locator("#abort-proposal", has_text="Cho proposed to abort the match").wait_for()  # one vote: a proposal
     ben.locator("#abort-agree").click()
