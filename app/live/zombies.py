@@ -21,6 +21,8 @@ import asyncio
 import logging
 from typing import Awaitable, Callable
 
+from sqlalchemy.exc import IntegrityError
+
 from app.models import Abandonment
 
 log = logging.getLogger("asobiba.zombies")
@@ -38,6 +40,9 @@ class AbsenceWatch:
         self.left: set[int] = set()  # seats whose player left the match (replaced at once)
         self.away_since: dict[int, float] = {}
         self.zombies: dict[int, str] = {}  # seat -> the player a bot plays for
+        # Seats whose abandonment is being written: a change of another seat meanwhile schedules a
+        # new expiry, which must not write the same seat's abandonment a second time.
+        self._recording: set[int] = set()
         self._task: asyncio.Task | None = None
 
     def update(self, humans: dict[int, str], present: set[str], running: bool, left: set[int] | frozenset[int] = frozenset()) -> bool:
@@ -98,7 +103,7 @@ class AbsenceWatch:
     def _schedule(self) -> None:
         self.stop()
         due = [since + self.grace for seat, since in self.away_since.items()
-               if seat not in self.zombies and (self.grace > 0 or seat in self.left)]
+               if seat not in self.zombies and seat not in self._recording and (self.grace > 0 or seat in self.left)]
         if due:
             try:
                 self._task = asyncio.get_running_loop().create_task(self._expire_at(min(due)))
@@ -108,28 +113,40 @@ class AbsenceWatch:
     async def _expire_at(self, when: float) -> None:
         await self.clock.sleep_until(when)
         self._task = None
-        now = self.clock.now()
-        expired = [seat for seat, since in self.away_since.items()
-                   if seat not in self.zombies and (seat in self.left or (self.grace > 0 and now - since >= self.grace))]
+        expired = [seat for seat in self.away_since if self._expired(seat)]
+        self._recording.update(expired)  # (each one's write is awaited: others may change meanwhile)
         for seat in expired:
             player_id = self.humans.get(seat)
-            if player_id is None:
-                continue
             try:
+                if player_id is None or not self._expired(seat, recording=True):
+                    continue  # came back (or went away afresh) while an earlier seat was written
                 await self.on_abandon(seat, player_id)
             except Exception:
                 log.exception("could not record that seat %s was abandoned", seat)
-            if seat in self.away_since:  # still away after the write
+            finally:
+                self._recording.discard(seat)
+            if seat in self.away_since and player_id is not None:  # still away after the write
                 self.zombies[seat] = player_id
                 self.on_notice("bot_plays", seat, player_id)
         if expired:
             self.on_change()
         self._schedule()
 
+    def _expired(self, seat: int, recording: bool = False) -> bool:
+        """Away past the grace (or left), not replaced yet, and not being written (unless by this caller)."""
+        since = self.away_since.get(seat)
+        if since is None or seat in self.zombies or (seat in self._recording and not recording):
+            return False
+        return seat in self.left or (self.grace > 0 and self.clock.now() - since >= self.grace)
 
 def record_abandonment(session, match_id: str, player_id: str, seat: int) -> None:
-    """Called in a worker thread when a bot takes the seat of an absent player."""
+    """Called in a worker thread when a bot takes the seat of an absent player. Once per match,
+    seat and player, however often they leave and come back (a second writer that got there first
+    has recorded it)."""
     exists = session.query(Abandonment).filter_by(match_id=match_id, player_id=player_id, seat=seat).first()
     if exists is None:
         session.add(Abandonment(match_id=match_id, player_id=player_id, seat=seat))
-        session.commit()
+        try:
+            session.commit()
+        except IntegrityError:
+            session.rollback()

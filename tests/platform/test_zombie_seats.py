@@ -137,3 +137,50 @@ def test_rest_players_and_the_grace_option(fake_clock_server):
     server.clock.advance(3600)  # (also wakes the first room's timers: nothing to count on here)
     time.sleep(0.2)
     assert zombies(server, never) == []  # 0 = never replace
+
+
+def test_an_abandonment_is_written_once_while_the_table_changes():
+    """Three seats past their grace at once. While the first one's abandonment is being written (a
+    database call, awaited), the room changes (a push reschedules the expiry) and Cho's socket
+    comes and goes. Each seat still waiting for its write was written a second time by the new
+    expiry (an ``IntegrityError`` in the server's log at 4,000 tables, benchmarks/load.py --pace);
+    now Aki and Ben once each, and Cho, away afresh, only after a new grace period."""
+    import asyncio
+
+    from app.clock import FakeClock
+    from app.live.zombies import AbsenceWatch
+
+    async def settle():
+        for _ in range(20):
+            await asyncio.sleep(0)
+
+    async def scenario():
+        clock = FakeClock()
+        written: list[int] = []
+        release = asyncio.Event()
+
+        async def on_abandon(seat: int, _player_id: str) -> None:
+            written.append(seat)
+            await release.wait()  # the write takes a while
+
+        watch = AbsenceWatch(clock, 30, on_abandon, on_change=lambda: None)
+        humans = {0: "aki", 1: "ben", 2: "cho"}
+        watch.update(humans, present=set(), running=True)
+        clock.advance(31)
+        await settle()
+        assert written == [0]
+        watch.update(humans, present=set(), running=True)  # a room push: nothing new
+        watch.update(humans, present={"cho"}, running=True)  # Cho's socket opens...
+        watch.update(humans, present=set(), running=True)  # ...and closes again
+        await settle()
+        release.set()
+        await settle()
+        during = list(written), dict(watch.zombies)
+        clock.advance(30)
+        await settle()
+        watch.stop()
+        return during, written, watch.zombies
+
+    (during, zombies_during), written, zombies = asyncio.run(scenario())
+    assert during == [0, 1] and zombies_during == {0: "aki", 1: "ben"}
+    assert written == [0, 1, 2] and zombies == {0: "aki", 1: "ben", 2: "cho"}
