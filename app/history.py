@@ -106,6 +106,15 @@ def parse_seat(match: Match, seat: str | None) -> int | str | None:
     return int(seat)
 
 
+def _platform_entry_for(action: dict, seat: int | str | None) -> dict:
+    """A platform entry as ``seat``'s replay shows it. A missed deadline's bot move is that seat's
+    own move, so it is hidden where the seat's other moves are: shown to ``all`` and to the late
+    seat itself, the fact alone ("the bot played for Ben") to everyone else."""
+    if "move" in action and seat != "all" and action.get("seat") != seat:
+        return {key: value for key, value in action.items() if key != "move"}
+    return action
+
+
 def replay_step(session: Session, match: Match, seat: int | str | None, step: int | None) -> dict:
     """The match as ``seat`` saw it after ``step`` actions (default: the last step), recomputed
     from seed + options + log. ``seat="all"`` adds the full state and every seat's view."""
@@ -122,7 +131,7 @@ def replay_step(session: Session, match: Match, seat: int | str | None, step: in
         row = log[step - 1]
         last = {"idx": row.idx, "seat": row.seat, "at": iso(row.created_at)}
         if row.seat == platform.PLATFORM:  # a vote or an early end: public once the match is over
-            last["action"] = row.action
+            last["action"] = _platform_entry_for(row.action, seat)
         elif seat == "all" or (seat is not None and row.seat == seat):
             last["action"] = row.action
     awaiting = [] if table.ended is not None else sorted(engine.awaiting(state))

@@ -186,6 +186,16 @@ def test_the_deadline_plays_a_bot_move_for_each_late_seat_once(fake_clock_server
         assert response.status_code == 200, response.text
     match, log = replayed_state_matches(database_url, first["match_id"])
     assert match.status == "finished" and match.version == len(log)
+    # In the replay the bot's move is the late seat's own move: hidden from the other seat's and the
+    # spectator's view, like that seat's other moves; the fact of the deadline is public.
+    step = 1 + next(index for index, (seat, _action) in enumerate(log) if seat == platform.PLATFORM)
+    shown = {}
+    for viewer in ("all", "0", "1", "spectator"):
+        response = apis[0].get(f"/api/matches/{first['match_id']}/replay?seat={viewer}&step={step}")
+        assert response.status_code == 200, response.text
+        shown[viewer] = response.json()["last_action"]["action"]
+    assert shown["all"] == shown["1"] == log[step - 1][1] and "move" in shown["1"]
+    assert shown["0"] == shown["spectator"] == {"platform": "deadline", "seat": 1, "then": "bot"}
 
 
 def test_the_late_player_loses_when_the_host_chose_so(fake_clock_server, database_url):
