@@ -108,8 +108,15 @@ const scrolled = new Map(); // scrollCue's key -> the last scroll position of it
  * with nothing to say more were there, and every move scrolled them back.) */
 export function scrollCue(box, key = null) {
   let restored = !key || !scrolled.has(key);
+  let shown = false; // once in the page, a box taken out of it is done with (the table drew a new one)
+  let observer = null;
   const mark = () => {
-    if (!box.isConnected) return; // (a box taken out of the page reads as scrolled to 0)
+    if (!box.isConnected) {
+      // (a box taken out of the page reads as scrolled to 0: nothing to mark or keep)
+      if (shown && observer) observer.disconnect();
+      return;
+    }
+    shown = true;
     if (!restored) {
       box.scrollLeft = scrolled.get(key);
       restored = true;
@@ -120,7 +127,10 @@ export function scrollCue(box, key = null) {
     if (key) scrolled.set(key, box.scrollLeft);
   };
   box.addEventListener("scroll", mark, { passive: true });
-  if (typeof ResizeObserver === "function") new ResizeObserver(mark).observe(box);
+  if (typeof ResizeObserver === "function") {
+    observer = new ResizeObserver(mark); // (it also reports the box leaving the page: then it stops)
+    observer.observe(box);
+  }
   requestAnimationFrame(mark); // (laid out once it is in the page)
   return box;
 }

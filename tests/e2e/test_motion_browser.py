@@ -111,3 +111,33 @@ def test_only_what_changed_is_marked_when_the_table_changes_shape(server, browse
     page = browser.new_context(viewport=DESKTOP).new_page()
     page.goto(server.base_url + "/")
     assert page.evaluate(MARK_CHANGES) == {"first": [], "noticeAbove": [], "chipsChanged": ["4"], "cardInSlot": ["?"]}
+
+
+SCROLL_CUE = """async () => {
+  const { h, scrollCue } = await import('/static/dom.js');
+  const frames = (n) => new Promise((done) => { const next = (k) => (k ? requestAnimationFrame(() => next(k - 1)) : done()); next(n); });
+  let observing = 0;  // boxes that a ResizeObserver watches
+  const Original = window.ResizeObserver;
+  window.ResizeObserver = class extends Original {
+    observe(target) { observing += 1; super.observe(target); }
+    disconnect() { observing -= 1; super.disconnect(); }
+  };
+  const box = () => h('div', { style: { width: '100px', overflowX: 'auto' } }, h('div', { style: { width: '400px' } }, 'wide'));
+  const first = scrollCue(box());
+  document.body.append(first);
+  await frames(3);
+  const shown = [observing, first.className];
+  const second = scrollCue(box());
+  first.replaceWith(second);  // the table drawn again at a move
+  await frames(3);
+  window.ResizeObserver = Original;
+  return { shown, redrawn: [observing, second.className] };
+}"""
+
+
+def test_a_scroll_cue_stops_watching_a_box_that_left_the_page(server, browser):
+    """``scrollCue`` (static/dom.js) marks a box with more to its right; when the table is drawn
+    again, the old box's ResizeObserver is disconnected (one per redraw was kept, every move)."""
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    page.goto(server.base_url + "/")
+    assert page.evaluate(SCROLL_CUE) == {"shown": [1, "more-right"], "redrawn": [1, "more-right"]}
