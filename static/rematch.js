@@ -33,6 +33,16 @@ export class RematchPanel {
   update(state) {
     this.state = state;
     this.steady(() => this.draw(state));
+    this.page.onAsked?.(this.askedBy(state));
+  }
+
+  /** The people (not bots: a bot's yes comes at once after every match) who want a rematch and
+   * wait for this player's answer: the tab's title says so (static/turn_cues.js). */
+  askedBy(state) {
+    const me = this.page.mySeat;
+    if (!state.available || me === null || !state.waiting.includes(me)) return [];
+    const seats = this.page.room?.seats || [];
+    return state.confirmed.filter((s) => s !== me && !seats.find((seat) => seat.seat === s)?.bot);
   }
 
   draw(state) {

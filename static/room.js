@@ -516,6 +516,7 @@ export class RoomPage {
         get game() {
           return page.game;
         },
+        onAsked: (seats) => this.site?.cues.rematchAsked(seats.length > 0),
       });
       // the end panel's "what next" slot (static/end_panel.js): a new table with the same people
       this.site = { cues: new TurnCues(), rematch, endNext: rematch.nextElement };

@@ -49,6 +49,8 @@ export class TurnCues {
   constructor() {
     this.baseTitle = plainTitle ?? document.title;
     this.mine = false;
+    this.over = false; // the match is over
+    this.rematch = false; // a friend asked for a rematch and waits for this player (rematchAsked)
     this.deadlines = {};
     this.names = () => "";
     this.clocks = h("span", { id: "turn-clocks", class: "turn-clocks", role: "timer", "aria-live": "off" });
@@ -102,7 +104,9 @@ export class TurnCues {
       : Object.fromEntries(Object.entries(deadlines || {}).filter(([seat]) => awaiting.includes(Number(seat))));
     this.nameOf = nameOf;
     badgeOn = mine;
-    showTitle(mine ? `● ${what || t("Your move", "あなたの番")} — ${title}` : `${title} — Asobiba`);
+    this.over = over;
+    this.what = what;
+    this.showOwnTitle();
     setFavicon(mine);
     if (mine !== this.wasMine) window.dispatchEvent(new Event("asobiba:turn")); // the waiting count may change
     this.wasMine = mine;
@@ -112,6 +116,22 @@ export class TurnCues {
       if (navigator.userActivation?.hasBeenActive !== false) navigator.vibrate?.(200);
     }
     this.tick();
+  }
+
+  /** A friend asked for a rematch and waits for this player's answer (static/rematch.js): the
+   * title says so while the finished match's table is open, with one sound when it begins. */
+  rematchAsked(on) {
+    const began = on && !this.rematch;
+    this.rematch = on;
+    this.showOwnTitle();
+    if (began && this.soundOn) this.beep();
+  }
+
+  showOwnTitle() {
+    if (this.title === undefined) return; // no view yet: the page's own title stands
+    if (this.mine) showTitle(`● ${this.what || t("Your move", "あなたの番")} — ${this.title}`);
+    else if (this.over && this.rematch) showTitle(`● ${t("Rematch?", "再戦しますか？")} — ${this.title}`);
+    else showTitle(`${this.title} — Asobiba`);
   }
 
   tick() {

@@ -73,11 +73,17 @@ def test_turn_cues_then_rematch_in_the_same_room(server, browser):
     assert page.locator("link[rel='icon'][data-badge='off']").count() == 1
 
     click_until_outcome([host, guest], CONTROLS, random.Random(8))
+    for page in (host, guest):
+        page.locator("#rematch-button").wait_for()
+        assert "Rematch?" not in page.title()  # nobody asked yet
     old_match = host.evaluate("fetch(location.pathname.replace('/r/', '/api/rooms/')).then(r => r.json()).then(r => r.match_id)")
     host.locator("#rematch-button").click()
     host.locator(".rematch-confirmed", has_text="Ready for a rematch: you").wait_for()  # her own page says "you"
     guest.locator(".rematch-waiting", has_text="Waiting for: you").wait_for()  # the guest sees he is awaited
     assert guest.locator(".rematch-confirmed").inner_text() == "✓ Ready for a rematch: Aki"
+    # a friend asked: the guest's tab says so (a player in another tab would not see the panel)
+    guest.wait_for_function("() => /^● (\\(\\d\\) )?Rematch\\? — /.test(document.title)")
+    assert "Rematch?" not in host.title()  # she asked: nothing owed
     assert host.locator("#rematch-button").count() == 0
     guest.locator("#rematch-button").click()
     assert guest.evaluate("scrollY") > 0  # (the phone is scrolled down to the end panel and its button)
