@@ -138,28 +138,18 @@ export class MatchControls {
   noticeTurnedDown(m) {
     const platform = m.platform || {};
     const team = teamOf(m, this.page.mySeat);
-    const open = {
-      match: m.match_id,
-      abort: (platform.abort_votes || []).length > 0,
-      resign: (platform.resign_votes || []).some((s) => team.includes(s)),
+    const votes = {
+      abort: platform.abort_votes || [],
+      resign: (platform.resign_votes || []).filter((s) => team.includes(s)),
     };
+    const open = { match: m.match_id, abort: votes.abort.length > 0, resign: votes.resign.length > 0, votes };
     const before = this.open;
     this.open = open;
     if (!before || before.match !== open.match) return;
     for (const kind of ["abort", "resign"]) {
       if (!before[kind] || open[kind]) continue;
       if (this.answered !== kind)
-        toast(
-          kind === "abort"
-            ? t(
-                "The proposal to abort is off (declined or withdrawn): the match goes on.",
-                "中止の提案はなくなりました（断られたか取り下げられました）。対戦を続けます。",
-              )
-            : t(
-                "The proposal to concede is off (declined or withdrawn): your team plays on.",
-                "投了の提案はなくなりました（断られたか取り下げられました）。チームで続けます。",
-              ),
-        );
+        toast(turnedDown(kind, platform.declined, before.votes[kind], (seat) => this.page.nameOf(seat)));
       this.answered = null;
     }
   }
@@ -387,4 +377,27 @@ export class MatchControls {
     );
     return h("div", { class: "match-menu" }, ...items);
   }
+}
+
+/** What a toast says when a proposal seen open is gone: who turned it down (``declined``, the
+ * latest no in the view: a no from one who had voted for it is a withdrawal). */
+function turnedDown(kind, declined, votesBefore, nameOf) {
+  const on = t(" the match goes on.", "対戦を続けます。");
+  const teamOn = t(" your team plays on.", "チームで続けます。");
+  const rest = kind === "abort" ? on : teamOn;
+  const what = kind === "abort" ? t("the proposal to abort", "中止の提案") : t("the proposal to concede", "投了の提案");
+  if (!declined || declined.kind !== kind)
+    return kind === "abort"
+      ? t(
+          "The proposal to abort is off (declined or withdrawn): the match goes on.",
+          "中止の提案はなくなりました（断られたか取り下げられました）。対戦を続けます。",
+        )
+      : t(
+          "The proposal to concede is off (declined or withdrawn): your team plays on.",
+          "投了の提案はなくなりました（断られたか取り下げられました）。チームで続けます。",
+        );
+  const name = nameOf(declined.seat);
+  return votesBefore.includes(declined.seat)
+    ? t(`${name} withdrew ${what}:${rest}`, `${name}さんが${what}を取り下げました。${rest}`)
+    : t(`${name} declined ${what}:${rest}`, `${name}さんが${what}を断りました。${rest}`);
 }

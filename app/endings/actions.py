@@ -49,13 +49,17 @@ class Table:
     ended: dict | None = None
     status: str = "running"  # "finished" or "aborted" once ended
     voters: tuple = ()  # the seat of each vote and no logged so far (MAX_VOTES_PER_SEAT each)
+    declined: tuple = ()  # the latest no: (kind, seat), so a page can say who turned a proposal down
 
     def as_view(self, seat: int | None, teams: list | None) -> dict:
         """What every seat and spectator sees: the open abort votes and votes to concede. Votes are
         public on purpose: each one is a version of the match pushed to every seat, so a vote kept
         from the other team would still show there as a version that changed nothing (a review
         found exactly that); a proposal to concede is said openly, like a draw offer."""
-        return {"abort_votes": sorted(self.abort_votes), "resign_votes": sorted(self.resign_votes)}
+        votes = {"abort_votes": sorted(self.abort_votes), "resign_votes": sorted(self.resign_votes)}
+        if self.declined:  # (a proposer's no is a withdrawal: the page tells which from the votes before)
+            votes["declined"] = {"kind": self.declined[0], "seat": self.declined[1]}
+        return votes
 
 
 @dataclass(frozen=True)
@@ -110,10 +114,12 @@ def fold(table: Table, action: dict) -> Table:
                        voters=(*table.voters, action["seat"]))
     if kind == "decline":
         voters = (*table.voters, action["seat"])
+        declined = (action["kind"], action["seat"])
         if action["kind"] == "abort":
-            return replace(table, abort_votes=frozenset(), voters=voters)
+            return replace(table, abort_votes=frozenset(), voters=voters, declined=declined)
         mates = set(action.get("team") or [action["seat"]])
-        return replace(table, resign_votes=frozenset(s for s in table.resign_votes if s not in mates), voters=voters)
+        return replace(table, resign_votes=frozenset(s for s in table.resign_votes if s not in mates), voters=voters,
+                       declined=declined)
     if kind == "deadline":
         return table
     if kind == "end":

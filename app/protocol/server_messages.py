@@ -30,7 +30,9 @@ class ViewMessage(_ServerMessage):
     outcome: dict[str, Any] | None = Field(description="the result, once the match is over (an early end, "
                                                        "app/endings: `ending` says resigned, aborted or claimed)")
     platform: dict[str, Any] = Field(default_factory=dict, description=(
-        "open votes (app/endings): `abort_votes` (everyone's), `resign_votes` (this seat's own team's only)"))
+        "open votes (app/endings): `abort_votes` and `resign_votes` (seats; public, as each vote is a version "
+        "every seat receives); `declined`, once a proposal was turned down: the latest no, `{kind, seat}` "
+        "(`kind` \"abort\" or \"resign\"; by a seat that had voted for it: withdrawn)"))
     resync: bool | None = Field(default=None, description="true: a full view after a gap too long to fill; "
                                                           "views missed before it are not sent")
 

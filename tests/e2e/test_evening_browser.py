@@ -130,8 +130,14 @@ def test_abort_leave_take_back_and_resign_in_english_and_japanese(server, browse
     ben.click("#abort-decline")
     aki.locator("#abort-proposal").wait_for(state="detached")
     # Aki is told, not left to notice that the proposal vanished; Ben, who answered, is not
-    aki.locator("#toast:not([hidden])", has_text="The proposal to abort is off (declined or withdrawn)").wait_for()
-    assert "中止の提案はなくなりました" not in ben.locator("#toast").inner_text()
+    aki.locator("#toast:not([hidden])", has_text="Ben declined the proposal to abort: the match goes on.").wait_for()
+    assert "中止の提案" not in ben.locator("#toast").inner_text()
+    ben.locator("#abort-proposal").wait_for(state="detached")
+    # proposed again and withdrawn: Ben reads that Aki took it back (not that someone declined)
+    aki.click("#abort-propose")
+    ben.locator("#abort-proposal").wait_for()
+    aki.locator("#abort-decline", has_text="Withdraw").click()
+    ben.locator("#toast:not([hidden])", has_text="Akiさんが中止の提案を取り下げました。対戦を続けます。").wait_for()
     ben.locator("#abort-proposal").wait_for(state="detached")
     assert "返事待ち" not in ben.title()  # answered: no longer asked
     # Ben leaves the table: a bot plays for him at once; said in the chat and on his seat

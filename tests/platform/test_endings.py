@@ -94,7 +94,8 @@ def test_abort_needs_everyone_present_and_is_unrated(server, database_url):
     assert seen["platform"]["abort_votes"] == [0] and seen["outcome"] is None
     # a no clears the proposal; it must be proposed again
     sockets[2].send({"type": "action", "action": {"platform": "decline", "kind": "abort"}, "version": 0, "id": 2})
-    sockets[1].recv_until(lambda m: m["type"] == "view" and m["platform"]["abort_votes"] == [])
+    cleared = sockets[1].recv_until(lambda m: m["type"] == "view" and m["platform"]["abort_votes"] == [])
+    assert cleared["platform"]["declined"] == {"kind": "abort", "seat": 2}  # who said no (Cho), for the others' pages
     for sock in sockets:
         sock.send({"type": "action", "action": {"platform": "abort"}, "version": 0})
     final = sockets[0].recv_until(lambda m: m["type"] == "view" and m["outcome"] is not None)
