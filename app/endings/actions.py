@@ -56,7 +56,7 @@ class Table:
         public on purpose: each one is a version of the match pushed to every seat, so a vote kept
         from the other team would still show there as a version that changed nothing (a review
         found exactly that); a proposal to concede is said openly, like a draw offer."""
-        votes = {"abort_votes": sorted(self.abort_votes), "resign_votes": sorted(self.resign_votes)}
+        votes: dict = {"abort_votes": sorted(self.abort_votes), "resign_votes": sorted(self.resign_votes)}
         if self.declined:  # (a proposer's no is a withdrawal: the page tells which from the votes before)
             votes["declined"] = {"kind": self.declined[0], "seat": self.declined[1]}
         return votes
