@@ -24,7 +24,7 @@ from app.limits import Limiter
 from app.live.hub import Hub
 from app.live.writer import ActionWriter
 from app.observability import metrics as observed
-from app.observability.gc_tuning import FullCollections
+from app.observability.gc_tuning import FullCollections, TimedCollections
 from app.observability.loop_lag import LoopLagProbe
 from app.observability.middleware import ObservabilityMiddleware
 from app import api_docs, assets, compression, openapi_links, ratings, unavailable
@@ -71,11 +71,13 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
 
     lag_probe = LoopLagProbe(settings.loop_lag_interval_ms / 1000)
     full_collections = FullCollections(settings.gc_full_every_seconds)
+    timed_collections = TimedCollections(settings.gc_young_every_ms / 1000, settings.gc_middle_threshold)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         lag_probe.start()
         full_collections.start()
+        timed_collections.start()
         writer.start()
         # the VAPID key (made and stored on the first start), the senders, the 12-hours-left hook
         await app.state.notifier.start(app.state.hub.rooms)
@@ -91,6 +93,7 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
         app.state.password_work.close()
         lag_probe.stop()
         full_collections.stop()
+        timed_collections.stop()
 
     app = FastAPI(title="Asobiba", version="0.1.0", lifespan=lifespan,
                   docs_url=None, redoc_url=None,  # served by app/api_docs.py from our own origin

@@ -185,6 +185,8 @@ class Settings(BaseSettings):
     gc_middle_threshold: int = 2  # young collections between middle ones (0: Python's 10)
     gc_full_threshold: int = 0  # middle ones between full ones (0: never by itself)
     gc_full_every_seconds: float = 600.0  # a scheduled full collection (0: none)
+    # also a young collection this often, a middle one every ``gc_middle_threshold``-th (0: none)
+    gc_young_every_ms: float = 50.0
     loop_lag_interval_ms: int = 25  # app/observability/loop_lag.py (0: off)
 
     @field_validator("admin_token", "metrics_token")

@@ -13,6 +13,10 @@ scans every tracked object of the generations it collects. So each generation is
   threshold. With 5,000, at 2,000 such tables a young collection found 20,000–39,000 objects and
   a middle one up to 88,000 (85 ms); with 1,000 they stay at ~2 and ~11 ms, and at full speed the
   throughput did not drop (benchmarks/README.md, 2026-11-28);
+- also a young collection every ``GC_YOUNG_EVERY_MS`` (50) and a middle one every
+  ``GC_MIDDLE_THRESHOLD``-th of them, on the event loop's clock (``TimedCollections``): at a
+  person's pace Python's count alone let the middle collections grow with the number of tables
+  (33 ms on average at 6,000 tables, up to 89); on the clock the longest was 9 ms there;
 - no full collection by itself (``GC_FULL_THRESHOLD`` 0): it would scan every live room, socket
   and state of the process (a second or more at 1,000 rooms). Objects that outlive the middle
   generation are freed by reference counting like any other when they die; only garbage in
@@ -47,6 +51,38 @@ def tune_gc(young: int, middle: int = 0, full: int = 0) -> None:
     metrics.watch_gc()
     default_young, default_middle, _ = gc.get_threshold()
     gc.set_threshold(young or default_young, middle or default_middle, full or NEVER)
+
+
+class TimedCollections:
+    """A young collection every ``interval`` seconds, and a middle one every ``middle_every`` of
+    them, besides Python's own counting (0: none). Why: Python counts new objects less those
+    freed, and at a person's pace every move frees an old state (in the oldest generation) as it
+    makes a new one, so the count hardly climbs while the young generation fills with states that
+    live for seconds; each collection then found far more than its threshold, and the middle ones
+    grew with the number of tables (7.7 / 15.6 / 33.5 ms on average at 2,000 / 4,000 / 6,000
+    tables, up to 89 ms: benchmarks/README.md). On a clock, each collection holds only what the
+    last ``interval`` made: every surviving object is still scanned once per generation, so the
+    work is about the same, cut into short stops."""
+
+    def __init__(self, interval: float, middle_every: int = 2):
+        self.interval = interval
+        self.middle_every = max(1, middle_every)
+        self._ticks = 0
+        self._handle: asyncio.TimerHandle | None = None
+
+    def start(self) -> None:
+        if self.interval > 0 and self._handle is None:
+            self._handle = asyncio.get_running_loop().call_later(self.interval, self._collect)
+
+    def _collect(self) -> None:
+        self._ticks += 1
+        gc.collect(1 if self._ticks % self.middle_every == 0 else 0)
+        self._handle = asyncio.get_running_loop().call_later(self.interval, self._collect)
+
+    def stop(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
 
 
 class FullCollections:

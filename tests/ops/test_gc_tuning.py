@@ -1,5 +1,6 @@
-"""The scheduled full collection (app/observability/gc_tuning.py): with no full collection by
-itself, garbage in reference cycles that reached the oldest generation is freed on schedule."""
+"""The scheduled collections (app/observability/gc_tuning.py): with no full collection by itself,
+garbage in reference cycles that reached the oldest generation is freed on schedule; young and
+middle collections on a clock free a young cycle though Python's own count never fires."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import asyncio
 import gc
 import time
 
-from app.observability.gc_tuning import FullCollections
+from app.observability.gc_tuning import FullCollections, TimedCollections
 
 
 class Node:
@@ -43,3 +44,37 @@ def test_full_collections_free_old_cycles_on_schedule():
             gc.set_threshold(*before)
 
     asyncio.run(scenario())
+
+
+def test_timed_collections_run_young_and_middle_ones_on_a_clock():
+    """Python's own collections off (its count of new objects less freed ones may hardly climb on
+    a busy server): the clock alone collects, young ones and every second one a middle one."""
+    import weakref
+
+    async def scenario() -> list[int]:
+        generations: list[int] = []
+
+        def seen(phase: str, info: dict) -> None:
+            if phase == "stop":
+                generations.append(info["generation"])
+
+        gone: list[bool] = []
+        node = Node()
+        weakref.finalize(node, gone.append, True)
+        del node  # young garbage in a cycle: only a collection frees it
+        gc.disable()
+        gc.callbacks.append(seen)
+        timed = TimedCollections(0.01, middle_every=2)
+        timed.start()
+        try:
+            deadline = time.monotonic() + 10
+            while len(generations) < 4 and time.monotonic() < deadline:
+                await asyncio.sleep(0.005)
+        finally:
+            timed.stop()
+            gc.callbacks.remove(seen)
+            gc.enable()
+        assert gone == [True]
+        return generations
+
+    assert asyncio.run(scenario())[:4] == [0, 1, 0, 1]
