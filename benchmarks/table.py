@@ -205,6 +205,8 @@ def main() -> int:
             best = next((s for s in reversed(pace["steps"]) if s["tables"] == pace["capacity_tables"]), None)
             steps = ", ".join(f"{s['tables']:,}: {fmt(s['lat_ms_p99'], 0)}" for s in pace["steps"])
             bound = "" if pace["capacity_reached"] else " (limit not reached)"
+            if best is not None and best.get("tables_live", best["tables"]) < best["tables"]:
+                bound = f" ({best['tables_live']:,} live){bound}"  # the others' set-up failed at the open-file limit
             if best is None:
                 pace_lines.append(f"| {name} | 0 | | | | | | | {steps} |")
                 continue
