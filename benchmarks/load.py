@@ -633,12 +633,21 @@ def main() -> int:
         key, _, value = item.partition("=")
         env[key] = value
     command = ([*(["taskset", "-c", "0"] if pin else []), sys.executable, "-m", "app"])
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # The server's output goes to a file, read at the end: a pipe nobody reads during the run fills
+    # (64 KB) and then stops the server at its next log line (a run at 4,000 tables hung so).
+    server_log = Path(tmp) / "server.log"
+    with server_log.open("w") as sink:
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT, text=True)
     log_lines: list[str] = []
     try:
-        first = server.stdout.readline()
+        first = ""
+        for _ in range(600):  # (migrations first: up to a minute)
+            first = server_log.read_text().partition("\n")[0] if server_log.stat().st_size else ""
+            if "running at" in first or server.poll() is not None:
+                break
+            time.sleep(0.1)
         if "running at" not in first:
-            raise SystemExit(f"server did not start: {first}{server.stdout.read()}")
+            raise SystemExit(f"server did not start: {server_log.read_text()}")
         base = f"http://127.0.0.1:{port}"
         for _ in range(200):
             try:
@@ -664,7 +673,7 @@ def main() -> int:
             server.wait(timeout=30)
         except subprocess.TimeoutExpired:
             server.kill()
-        log_lines = server.stdout.read().splitlines() if server.stdout else []
+        log_lines = server_log.read_text(errors="replace").splitlines() if server_log.exists() else []
         if drop:
             drop()
         shutil.rmtree(tmp, ignore_errors=True)
