@@ -12,15 +12,21 @@ lets its reader into the room. ``python -m app.cli room-ref ID`` prints the ref 
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import contextvars
 import hashlib
 import json
 import logging
+import logging.handlers
+import queue
 import re
 import sys
 import time
 from collections.abc import Iterator
+
+LOG_QUEUE_LINES = 10_000  # lines waiting for the writer thread before new ones are dropped (counted)
+atexit.register(lambda: _stop_listener())
 
 # The ids a line may carry, in the order text lines show them.
 CONTEXT_FIELDS = ("request_id", "room_id", "match_id", "seat")
@@ -146,14 +152,54 @@ def _not_a_frame_trace(record: logging.LogRecord) -> bool:
     return True
 
 
+class _Handoff(logging.handlers.QueueHandler):
+    """A log call formats its line where it is made (the ids of its request or room live in that
+    task's context) and hands it to the writer thread, never waiting for the output: a log line
+    written on the event loop would stop every room while stderr is slow (a full pipe stopped a
+    server, benchmarks/README.md 2026-11-29). When the queue is full the line is dropped and
+    counted, and the count is said once the writer has caught up. Lines still queued when the
+    process is killed (``kill -9``) are lost; a normal exit writes them (``atexit``)."""
+
+    def __init__(self, lines: queue.Queue):
+        super().__init__(lines)
+        self.dropped = 0
+
+    def enqueue(self, record: logging.LogRecord) -> None:
+        try:
+            if self.dropped:  # said before the next line that fits
+                self.queue.put_nowait(self.prepare(logging.LogRecord(
+                    "asobiba.logs", logging.WARNING, __file__, 0,
+                    f"{self.dropped} log lines were dropped: the log's reader fell behind", None, None)))
+                self.dropped = 0
+            self.queue.put_nowait(record)
+        except queue.Full:
+            self.dropped += 1
+
+
+_listener: logging.handlers.QueueListener | None = None
+
+
+def _stop_listener() -> None:
+    global _listener
+    if _listener is not None:
+        _listener.stop()  # (writes what is queued)
+        _listener = None
+
+
 def configure(log_format: str = "text", level: str = "INFO", stream=None) -> None:
-    """Send every logger (ours, uvicorn's, SQLAlchemy's warnings) through one handler on stderr.
+    """Send every logger (ours, uvicorn's, SQLAlchemy's warnings) through one handler to stderr,
+    written by a thread of its own (``_Handoff``).
 
     Uvicorn's access log is silenced: it prints query strings (a WebSocket's ``?token=``), and our
     middleware logs each request without them."""
-    handler = logging.StreamHandler(stream or sys.stderr)
+    global _listener
+    _stop_listener()
+    output = logging.StreamHandler(stream or sys.stderr)  # writes the lines as formatted by the caller
+    handler = _Handoff(queue.Queue(LOG_QUEUE_LINES))
     handler.setFormatter(JsonFormatter() if log_format == "json" else TextFormatter())
     handler.addFilter(_not_a_frame_trace)
+    _listener = logging.handlers.QueueListener(handler.queue, output)
+    _listener.start()
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)

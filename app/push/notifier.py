@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -34,6 +35,9 @@ log = logging.getLogger("asobiba.push")
 TTL_SECONDS = 24 * 3600  # a push waits this long for a browser that is offline
 # Threads that resolve the host of an endpoint a browser subscribes with (``check``).
 RESOLVER_THREADS = 4
+# A full queue drops each notification (counted: ``asobiba_pushes_total{result="dropped"}``); the log says so
+# at most this often, with the count, not once per dropped event (thousands at a busy moment).
+DROPPED_WARNING_SECONDS = 60.0
 
 
 class Notifier:
@@ -58,6 +62,8 @@ class Notifier:
         # (or arrive on the phone) before an earlier one. Other players' go on in parallel.
         self._in_order = KeyedLocks()
         self._rooms: dict = {}  # the hub's live rooms (the matches run here)
+        self._dropped = 0  # notifications dropped since the last warning said so
+        self._dropped_said_at = float("-inf")
 
     async def start(self, rooms: dict | None = None) -> None:
         """Load (or make and store) the VAPID key, start the sender tasks, and listen for the
@@ -106,9 +112,13 @@ class Notifier:
             try:
                 self.queue.put_nowait((player_id, event))
             except asyncio.QueueFull:
-                metrics.push("dropped")
-                log.warning("push queue full: a %s notification was dropped", event.kind,
-                            extra={"room_id": event.room_id})
+                metrics.push("dropped")  # (every one counted there; said at most once a minute here)
+                self._dropped += 1
+                now = time.monotonic()
+                if now - self._dropped_said_at >= DROPPED_WARNING_SECONDS:
+                    log.warning("push queue full: %d notifications dropped (the last a %s) since the last warning",
+                                self._dropped, event.kind, extra={"room_id": event.room_id})
+                    self._dropped, self._dropped_said_at = 0, now
 
     async def _work(self) -> None:
         assert self.queue is not None, "started"

@@ -131,3 +131,46 @@ def test_a_room_named_in_a_message_is_logged_as_its_ref():
         line = scrub(message)
         assert room_id not in line and room_ref(room_id) in line, line
     assert scrub("the room is full") == "the room is full"  # words after "room" stay
+
+
+def test_a_log_line_never_waits_for_a_stuck_reader():
+    """stderr is a pipe nobody reads (a log shipper that stalled): logging goes on without waiting
+    (a full pipe once stopped a whole server at its next line, event loop and all); what did not
+    fit in the queue is dropped and counted, and said once the reader is back."""
+    import os
+    import threading
+    import time
+
+    from app.observability import logs
+
+    read_end, write_end = os.pipe()
+    stream = os.fdopen(write_end, "w")
+    root = logging.getLogger()
+    saved = (list(root.handlers), root.level)
+    log = logging.getLogger("asobiba.test")
+    try:
+        logs.configure("text", "INFO", stream=stream)
+        started = time.monotonic()
+        for n in range(logs.LOG_QUEUE_LINES + 5_000):  # far more than a pipe (64 KB) and the queue hold
+            log.warning("line %d %s", n, "x" * 80)
+        assert time.monotonic() - started < 30  # (blocked, it would wait forever)
+        received: list[bytes] = []
+        reader = threading.Thread(target=lambda: received.extend(iter(lambda: os.read(read_end, 1 << 16), b"")))
+        reader.start()
+        deadline = time.monotonic() + 30
+        while not root.handlers[0].queue.empty() and time.monotonic() < deadline:  # the writer catches up
+            time.sleep(0.05)
+        log.warning("the reader is back")
+        logs._stop_listener()  # writes what is queued
+        stream.close()
+        reader.join(10)
+        lines = b"".join(received).decode().splitlines()
+    finally:
+        logs._stop_listener()
+        root.handlers[:] = saved[0]
+        root.setLevel(saved[1])
+    numbered = [line for line in lines if " line " in line]
+    assert len(numbered) >= logs.LOG_QUEUE_LINES and numbered[0].endswith("line 0 " + "x" * 80)
+    dropped = logs.LOG_QUEUE_LINES + 5_000 - len(numbered)
+    assert dropped > 0 and any(f"{dropped} log lines were dropped" in line for line in lines), lines[-3:]
+    assert lines[-1].endswith("the reader is back")

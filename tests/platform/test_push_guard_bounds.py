@@ -156,3 +156,26 @@ def test_ipv6_addresses_that_carry_a_private_ipv4_address_are_refused(address):
 @pytest.mark.parametrize("address", ["8.8.8.8", "2606:4700:4700::1111", "64:ff9b::808:808", "::ffff:8.8.8.8"])
 def test_public_addresses_are_allowed(address):
     assert guard.address_allowed(address, "https", allow_loopback_http=False)
+
+
+def test_a_full_queue_is_said_once_a_minute_with_its_count(caplog):
+    """A busy moment drops thousands of notifications (each counted in the metrics); the log says
+    so once, with the count, not one line per event (a flood that once filled a server's log pipe)."""
+    import asyncio
+    import logging
+
+    from app.push.notifier import Notifier
+    from app.push.texts import Event
+    from app.settings import Settings
+
+    async def scenario(notifier: Notifier) -> None:
+        notifier.queue = asyncio.Queue(1)  # (its senders not started: nothing takes from it)
+        with caplog.at_level(logging.WARNING, logger="asobiba.push"):
+            notifier.notify([f"player-{n}" for n in range(500)], Event("your_turn", "room", "peribit"))
+            notifier._dropped_said_at -= 61  # a minute later
+            notifier.notify(["late"], Event("your_turn", "room", "peribit"))
+
+    asyncio.run(scenario(Notifier(Settings(), db=None, limiter=None)))
+    said = [r.getMessage() for r in caplog.records if r.name == "asobiba.push"]
+    assert said == ["push queue full: 1 notifications dropped (the last a your_turn) since the last warning",
+                    "push queue full: 499 notifications dropped (the last a your_turn) since the last warning"]
