@@ -607,6 +607,7 @@ def main() -> int:
                         help="with --pace: the table counts to step through")
     parser.add_argument("--profile", type=Path, default=None,
                         help="a folder: py-spy (on PATH) records the server's CPU in each window there")
+    parser.add_argument("--server-log", default=None, help="keep the server's output in this file")
     parser.add_argument("--p99-limit", type=float, default=100.0, help="with --pace: stop after a step over this")
     args = parser.parse_args()
     global PROFILE_DIR
@@ -674,6 +675,8 @@ def main() -> int:
         except subprocess.TimeoutExpired:
             server.kill()
         log_lines = server_log.read_text(errors="replace").splitlines() if server_log.exists() else []
+        if args.server_log and server_log.exists():
+            shutil.copyfile(server_log, args.server_log)
         if drop:
             drop()
         shutil.rmtree(tmp, ignore_errors=True)
