@@ -131,6 +131,9 @@ export function scrollCue(box, key = null) {
     observer = new ResizeObserver(mark); // (it also reports the box leaving the page: then it stops)
     observer.observe(box);
   }
-  requestAnimationFrame(mark); // (laid out once it is in the page)
+  requestAnimationFrame(() => {
+    shown = true; // (drawn in the page by now: out of it from here on means done with)
+    mark(); // (laid out once it is in the page)
+  });
   return box;
 }

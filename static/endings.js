@@ -149,7 +149,9 @@ export class MatchControls {
     for (const kind of ["abort", "resign"]) {
       if (!before[kind] || open[kind]) continue;
       if (this.answered !== kind)
-        toast(turnedDown(kind, platform.declined, before.votes[kind], (seat) => this.page.nameOf(seat)));
+        toast(
+          turnedDown(kind, platform.declined, before.votes[kind], this.page.mySeat, (seat) => this.page.nameOf(seat)),
+        );
       this.answered = null;
     }
   }
@@ -381,7 +383,7 @@ export class MatchControls {
 
 /** What a toast says when a proposal seen open is gone: who turned it down (``declined``, the
  * latest no in the view: a no from one who had voted for it is a withdrawal). */
-function turnedDown(kind, declined, votesBefore, nameOf) {
+function turnedDown(kind, declined, votesBefore, me, nameOf) {
   const on = t(" the match goes on.", "対戦を続けます。");
   const teamOn = t(" your team plays on.", "チームで続けます。");
   const rest = kind === "abort" ? on : teamOn;
@@ -396,6 +398,11 @@ function turnedDown(kind, declined, votesBefore, nameOf) {
           "The proposal to concede is off (declined or withdrawn): your team plays on.",
           "投了の提案はなくなりました（断られたか取り下げられました）。チームで続けます。",
         );
+  if (declined.seat === me)
+    // (this player's own no, from another tab or device)
+    return votesBefore.includes(me)
+      ? t(`You withdrew ${what}:${rest}`, `あなたが${what}を取り下げました。${rest}`)
+      : t(`You declined ${what}:${rest}`, `あなたが${what}を断りました。${rest}`);
   const name = nameOf(declined.seat);
   return votesBefore.includes(declined.seat)
     ? t(`${name} withdrew ${what}:${rest}`, `${name}さんが${what}を取り下げました。${rest}`)

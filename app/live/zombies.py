@@ -115,19 +115,24 @@ class AbsenceWatch:
         self._task = None
         expired = [seat for seat in self.away_since if self._expired(seat)]
         self._recording.update(expired)  # (each one's write is awaited: others may change meanwhile)
-        for seat in expired:
-            player_id = self.humans.get(seat)
-            try:
-                if player_id is None or not self._expired(seat, recording=True):
-                    continue  # came back (or went away afresh) while an earlier seat was written
-                await self.on_abandon(seat, player_id)
-            except Exception:
-                log.exception("could not record that seat %s was abandoned", seat)
-            finally:
-                self._recording.discard(seat)
-            if seat in self.away_since and player_id is not None:  # still away after the write
-                self.zombies[seat] = player_id
-                self.on_notice("bot_plays", seat, player_id)
+        try:
+            for seat in expired:
+                player_id = self.humans.get(seat)
+                since = self.away_since.get(seat)
+                try:
+                    if player_id is None or not self._expired(seat, recording=True):
+                        continue  # came back (or went away afresh) while an earlier seat was written
+                    await self.on_abandon(seat, player_id)
+                except Exception:
+                    log.exception("could not record that seat %s was abandoned", seat)
+                finally:
+                    self._recording.discard(seat)
+                # still away after the write, and since the same moment (back and away again: a new grace)
+                if player_id is not None and self.away_since.get(seat) == since:
+                    self.zombies[seat] = player_id
+                    self.on_notice("bot_plays", seat, player_id)
+        finally:
+            self._recording.difference_update(expired)  # (also when cancelled midway)
         if expired:
             self.on_change()
         self._schedule()

@@ -166,24 +166,70 @@ class _Handoff(logging.handlers.QueueHandler):
 
     def enqueue(self, record: logging.LogRecord) -> None:
         try:
-            if self.dropped:  # said before the next line that fits
-                self.queue.put_nowait(self.prepare(logging.LogRecord(
-                    "asobiba.logs", logging.WARNING, __file__, 0,
-                    f"{self.dropped} log lines were dropped: the log's reader fell behind", None, None)))
+            if self.dropped:  # said before the next line that fits (without that line's ids)
+                note = logging.LogRecord("asobiba.logs", logging.WARNING, __file__, 0,
+                                         f"{self.dropped} log lines were dropped: the log's reader fell behind",
+                                         None, None)
+                self.queue.put_nowait(contextvars.Context().run(self.prepare, note))
                 self.dropped = 0
             self.queue.put_nowait(record)
         except queue.Full:
             self.dropped += 1
 
 
-_listener: logging.handlers.QueueListener | None = None
+class _Writer(logging.handlers.QueueListener):
+    """The thread that writes the queued lines. Stopping waits a bounded time: with the queue full
+    or the reader stuck, an exit must not hang (or fail) on the log."""
+
+    def enqueue_sentinel(self) -> None:
+        with contextlib.suppress(queue.Full):
+            self.queue.put(self._sentinel, timeout=STOP_SECONDS)  # type: ignore[attr-defined]
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self.enqueue_sentinel()
+            self._thread.join(STOP_SECONDS)
+            self._thread = None
+
+
+class _Output(logging.StreamHandler):
+    """The writer thread's own handler (no other thread writes through it): without a lock, so a
+    writer stuck on a full pipe holds none that the interpreter's exit (``logging.shutdown``)
+    would wait for, and with nothing to flush once given up."""
+
+    abandoned = False
+
+    def createLock(self) -> None:
+        self.lock = None
+
+    def flush(self) -> None:
+        if not self.abandoned:
+            super().flush()
+
+
+STOP_SECONDS = 2.0
+_listener: _Writer | None = None
+_handoff: _Handoff | None = None
 
 
 def _stop_listener() -> None:
-    global _listener
+    """Write what is queued (for at most ``STOP_SECONDS`` each way); later lines (the last of a
+    shutdown) are written directly."""
+    global _listener, _handoff
     if _listener is not None:
-        _listener.stop()  # (writes what is queued)
-        _listener = None
+        thread = _listener._thread
+        _listener.stop()
+        output = _listener.handlers[0]
+        root = logging.getLogger()
+        if thread is not None and thread.is_alive():  # stuck on its reader: given up
+            assert isinstance(output, _Output)
+            output.abandoned = True
+        elif _handoff is not None and _handoff in root.handlers:
+            output.setFormatter(_handoff.formatter)
+            output.addFilter(_not_a_frame_trace)
+            root.removeHandler(_handoff)
+            root.addHandler(output)
+        _listener = _handoff = None
 
 
 def configure(log_format: str = "text", level: str = "INFO", stream=None) -> None:
@@ -192,13 +238,13 @@ def configure(log_format: str = "text", level: str = "INFO", stream=None) -> Non
 
     Uvicorn's access log is silenced: it prints query strings (a WebSocket's ``?token=``), and our
     middleware logs each request without them."""
-    global _listener
+    global _listener, _handoff
     _stop_listener()
-    output = logging.StreamHandler(stream or sys.stderr)  # writes the lines as formatted by the caller
+    output = _Output(stream or sys.stderr)  # writes the lines as formatted by the caller
     handler = _Handoff(queue.Queue(LOG_QUEUE_LINES))
     handler.setFormatter(JsonFormatter() if log_format == "json" else TextFormatter())
     handler.addFilter(_not_a_frame_trace)
-    _listener = logging.handlers.QueueListener(handler.queue, output)
+    _listener, _handoff = _Writer(handler.queue, output), handler
     _listener.start()
     root = logging.getLogger()
     for old in list(root.handlers):

@@ -74,7 +74,7 @@ def test_turn_cues_then_rematch_in_the_same_room(server, browser):
 
     click_until_outcome([host, guest], CONTROLS, random.Random(8))
     for page in (host, guest):
-        page.locator("#rematch-button").wait_for()
+        page.locator(".rematch-waiting", has_text="Waiting for:").wait_for()  # the rematch state is in
         assert "Rematch?" not in page.title()  # nobody asked yet
     old_match = host.evaluate("fetch(location.pathname.replace('/r/', '/api/rooms/')).then(r => r.json()).then(r => r.match_id)")
     host.locator("#rematch-button").click()
