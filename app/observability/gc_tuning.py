@@ -53,7 +53,31 @@ def tune_gc(young: int, middle: int = 0, full: int = 0) -> None:
     gc.set_threshold(young or default_young, middle or default_middle, full or NEVER)
 
 
-class TimedCollections:
+class _Every:
+    """``collect()`` every ``interval`` seconds on the event loop (0: never)."""
+
+    def __init__(self, interval: float):
+        self.interval = interval
+        self._handle: asyncio.TimerHandle | None = None
+
+    def start(self) -> None:
+        if self.interval > 0 and self._handle is None:
+            self._handle = asyncio.get_running_loop().call_later(self.interval, self._tick)
+
+    def _tick(self) -> None:
+        self.collect()
+        self._handle = asyncio.get_running_loop().call_later(self.interval, self._tick)
+
+    def collect(self) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+
+class TimedCollections(_Every):
     """A young collection every ``interval`` seconds, and a middle one every ``middle_every`` of
     them, besides Python's own counting (0: none). Why: Python counts new objects less those
     freed, and at a person's pace every move frees an old state (in the oldest generation) as it
@@ -65,45 +89,20 @@ class TimedCollections:
     work is about the same, cut into short stops."""
 
     def __init__(self, interval: float, middle_every: int = 2):
-        self.interval = interval
+        super().__init__(interval)
         self.middle_every = max(1, middle_every)
         self._ticks = 0
-        self._handle: asyncio.TimerHandle | None = None
 
-    def start(self) -> None:
-        if self.interval > 0 and self._handle is None:
-            self._handle = asyncio.get_running_loop().call_later(self.interval, self._collect)
-
-    def _collect(self) -> None:
+    def collect(self) -> None:
         self._ticks += 1
         gc.collect(1 if self._ticks % self.middle_every == 0 else 0)
-        self._handle = asyncio.get_running_loop().call_later(self.interval, self._collect)
-
-    def stop(self) -> None:
-        if self._handle is not None:
-            self._handle.cancel()
-            self._handle = None
 
 
-class FullCollections:
+class FullCollections(_Every):
     """A full collection every ``interval`` seconds on the event loop (0: none)."""
 
-    def __init__(self, interval: float):
-        self.interval = interval
-        self._handle: asyncio.TimerHandle | None = None
-
-    def start(self) -> None:
-        if self.interval > 0 and self._handle is None:
-            self._handle = asyncio.get_running_loop().call_later(self.interval, self._collect)
-
-    def _collect(self) -> None:
+    def collect(self) -> None:
         started = time.perf_counter()
         found = gc.collect()
         log.info("full garbage collection: %d objects in reference cycles, %.0f ms", found,
                  1000 * (time.perf_counter() - started))
-        self._handle = asyncio.get_running_loop().call_later(self.interval, self._collect)
-
-    def stop(self) -> None:
-        if self._handle is not None:
-            self._handle.cancel()
-            self._handle = None
