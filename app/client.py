@@ -19,7 +19,7 @@ import httpx
 
 from engines.bots import get as get_policy, random_policy
 
-# Reconnections before giving up (the pause grows to 5 s: about two minutes of server downtime).
+# Reconnections before giving up (the pause grows to 2.5-5 s: one to two minutes of server downtime).
 RECONNECT_ATTEMPTS = 30
 
 
@@ -63,7 +63,10 @@ def play(invite_url: str, name: str, seat: int | None = None, seed: int | None =
             if final is not None:
                 return final
             failures = 0 if lines[0] else failures + 1
-            time.sleep(0 if failures <= 1 else min(5.0, 0.2 * 2 ** failures))
+            # Within a second at first, then a growing pause, each a random part of its length: a
+            # restart drops every client at once, and they should not all knock again together.
+            # (Not ``rng``: the seeded choices of a game stay as they were.)
+            time.sleep(random.uniform(0, 1) if failures <= 1 else min(5.0, 0.2 * 2 ** failures) * random.uniform(0.5, 1))
     raise SystemExit(f"gave up after {RECONNECT_ATTEMPTS} reconnections in a row")
 
 

@@ -7,10 +7,14 @@ send huge or never-ending request heads and clients that open connections by the
   takes quadratic time on a long header: two clients streaming one stalled the whole server.
 - A request's head and body must arrive within ``REQUEST_READ_TIMEOUT`` seconds of the
   connection opening (or of the previous response): a client that trickles a byte at a time is
-  cut off (uvicorn's keep-alive timer restarts on every byte received).
+  cut off (uvicorn's keep-alive timer restarts on every byte received). A loop held up past the
+  deadline does not cut a request that waits unread: the loop reads its sockets before it runs
+  due timers (libuv since 1.45, as asyncio), so the guard cuts only clients that were late.
 - At most ``MAX_CONNECTIONS`` connections (HTTP and WebSockets) at once, and never more than the
   open-file limit leaves room for (database, logs): the next one is answered 503 and closed,
   instead of the process running out of file descriptors.
+- ``LISTEN_BACKLOG`` connections wait in the kernel to be accepted (uvicorn's 2048 overflowed when
+  thousands of sockets reconnected in one second; the kernel caps it at ``net.core.somaxconn``).
 - Client addresses come from ``app/proxy.py`` (uvicorn's proxy headers are off)."""
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from app.live.socket_protocol import uvicorn_ws
+from app.observability.metrics import CONNECTIONS_CUT
 from app.settings import Settings
 
 # File descriptors kept for everything that is not a client connection: database connections, the
@@ -69,16 +74,19 @@ def guarded_h11(read_timeout: float, max_connections: int) -> type[H11Protocol]:
         connections of the whole server."""
 
         _deadline: asyncio.TimerHandle | None = None
+        _heard = False  # a byte of the awaited request has arrived
 
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
             if len(self.connections) > max_connections:
+                CONNECTIONS_CUT.labels("busy").inc()
                 transport.write(_BUSY)
                 transport.close()
                 return
             self._arm()
 
         def data_received(self, data: bytes) -> None:
+            self._heard = True
             super().data_received(data)
             if self.transport.get_protocol() is not self or self.conn.their_state is not h11.SEND_BODY and \
                     self.conn.their_state is not h11.IDLE:
@@ -95,6 +103,7 @@ def guarded_h11(read_timeout: float, max_connections: int) -> type[H11Protocol]:
 
         def _arm(self) -> None:
             self._disarm()
+            self._heard = False
             self._deadline = self.loop.call_later(read_timeout, self._too_slow)
 
         def _disarm(self) -> None:
@@ -106,6 +115,7 @@ def guarded_h11(read_timeout: float, max_connections: int) -> type[H11Protocol]:
             self._deadline = None
             if self.transport.is_closing() or self.transport.get_protocol() is not self:
                 return
+            CONNECTIONS_CUT.labels("slow_request" if self._heard else "no_request").inc()
             if self.conn.their_state is h11.IDLE and self.conn.our_state is h11.IDLE:
                 self.transport.write(_TIMEOUT)  # (mid-body, the app's response may have begun: just close)
             self.transport.close()
@@ -117,7 +127,7 @@ def uvicorn_config(app, settings: Settings, **overrides) -> uvicorn.Config:
     """The one uvicorn configuration: parser, bounds and WebSocket settings from ``settings``."""
     values = dict(host=settings.host, port=settings.port, log_config=None,
                   http=guarded_h11(settings.request_read_timeout, connection_bound(settings)),
-                  h11_max_incomplete_event_size=settings.max_header_bytes,
+                  h11_max_incomplete_event_size=settings.max_header_bytes, backlog=settings.listen_backlog,
                   ws_max_size=settings.max_frame_bytes * 4, ws=uvicorn_ws(settings.ws_protocol),
                   ws_per_message_deflate=settings.ws_per_message_deflate,
                   proxy_headers=False,  # app/proxy.py decides who the client is

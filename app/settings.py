@@ -25,10 +25,8 @@ class Settings(BaseSettings):
     database_url: str = f"sqlite:///{ROOT / 'data' / 'asobiba.db'}"
     host: str = "127.0.0.1"
     port: int = 8000
-    # Base of invite links; empty = derived from host and port.
-    public_url: str = ""
-    # Bearer token for /api/admin/*; empty disables the admin API.
-    admin_token: str = ""
+    public_url: str = ""  # base of invite links; empty = derived from host and port
+    admin_token: str = ""  # bearer token for /api/admin/*; empty disables the admin API
     # Largest WebSocket text frame / REST action body we accept, in bytes.
     max_frame_bytes: int = 16_384
     # Reconnecting clients get the views they missed when the gap is at most this many versions
@@ -85,11 +83,13 @@ class Settings(BaseSettings):
     rate_sockets_per_ip: str = "600/60"
     # Serving (app/serving.py), for a server reachable without a proxy: the largest request head
     # (request line and headers, past it 400), the time a request's head and body have to arrive
-    # (past it 408 and close), and the most connections at once, HTTP and WebSockets (past it 503
-    # and close; lowered to what the open-file limit allows).
+    # (past it 408 and close), the most connections at once, HTTP and WebSockets (past it 503 and
+    # close; lowered to what the open-file limit allows), and the connections the kernel holds to
+    # be accepted (at most net.core.somaxconn; past it dropped, and the client's TCP tries again).
     max_header_bytes: int = 16_384
     request_read_timeout: float = 10.0
     max_connections: int = 8192
+    listen_backlog: int = 4096
     # Reverse proxies trusted to name the client (app/proxy.py: the last X-Forwarded-For entry, the
     # one the proxy wrote, and X-Forwarded-Proto), so per-IP limits see clients, not the proxy:
     # comma-separated addresses or networks, or "*" when nothing but the proxy can reach the app.

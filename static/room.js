@@ -173,10 +173,17 @@ export class RoomPage {
         localStorage.removeItem("asobiba.player"); // no longer "you" in any seat (the name stays, to log in again)
         toast(t("session_ended"));
       }
-      // 1012 "service restart": say so, and try again at once (another process, or this one back).
+      // 1012 "service restart": say so, and try again within a second (another process, or this
+      // one back). Every socket of a restarting process closes in the same instant: each page waits
+      // a random part of that second, and every later retry a random 50-100 % of its back-off, so
+      // a thousand tables do not knock on the next process together (its kernel's accept queue
+      // overflows, and the handshakes that get in wait behind one another).
       if (event.code === 1012) this.restarting = true;
       this.setOffline(true);
-      const delay = event.code === 1012 && this.retry === 0 ? 0 : Math.min(5000, 300 * 2 ** this.retry);
+      const delay =
+        event.code === 1012 && this.retry === 0
+          ? 1000 * Math.random()
+          : Math.min(5000, 300 * 2 ** this.retry) * (0.5 + Math.random() / 2);
       this.retry++;
       setTimeout(() => this.connect(), delay);
     };

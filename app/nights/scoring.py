@@ -1,7 +1,7 @@
 """The night's scoreboard, from the finishing places of its matches (pure arithmetic, no database).
 
 Points per match go by the *place* a player finished in, the place the match's end panel and
-replay show ("Rank 2", static/end_panel.js ``placeOf``), so the points and the rank shown always
+replay show ("Rank 2"; one rule, app/places.py), so the points and the rank shown always
 agree: "places" gives 3/2/1 to the 1st/2nd/3rd place and 0 below; "wins" gives 1 to every first
 place. A player's place is their rank + 1 (ranks as the match result gives them: 0 is first, ties
 share a rank, so two shared firsts get 3 each). In a team game the places are the teams': a
@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from app.places import places
+
 SCORINGS = ("places", "wins")
 PLACES = (3, 2, 1)
 
@@ -41,22 +43,6 @@ def points(scoring: str, rank: int | None) -> int:
 def best_points(scoring: str) -> int:
     """The most points one match gives one player."""
     return 1 if scoring == "wins" else PLACES[0]
-
-
-def places(ranks: dict[str, int | None], teams: list[list[str]] | None = None) -> dict[str, int | None]:
-    """Each player's place in one match (1 = first; None: no place, e.g. aborted), as its end
-    panel says it: rank + 1; in a team game (``teams``: lists of player ids) 1 + the number of
-    teams that did strictly better, a team's rank being its best member's (as for ratings)."""
-    if not teams:
-        return {player: rank + 1 if rank is not None else None for player, rank in ranks.items()}
-    team_of = {player: n for n, team in enumerate(teams) for player in team}
-    best: dict[object, int] = {}
-    for player, rank in ranks.items():
-        if rank is not None:
-            key: object = team_of.get(player, player)  # (a player in no team competes alone)
-            best[key] = min(rank, best.get(key, rank))
-    return {player: None if rank is None else 1 + sum(1 for r in best.values() if r < best[team_of.get(player, player)])
-            for player, rank in ranks.items()}
 
 
 @dataclass

@@ -43,6 +43,9 @@ HTTP_REQUESTS = Counter("asobiba_http_requests", "HTTP requests answered, by met
 HTTP_LATENCY = Histogram("asobiba_http_request_duration_seconds", "HTTP request duration (until the "
                          "response started, so long streams count their set-up only), by route template.",
                          ["route"], buckets=LATENCY_BUCKETS)
+CONNECTIONS_CUT = Counter("asobiba_http_connections_cut", "Connections the server closed before a "
+                          "request: busy (over MAX_CONNECTIONS), no_request (not a byte within "
+                          "REQUEST_READ_TIMEOUT), slow_request (a request unfinished in that time).", ["reason"])
 
 # Pause buckets: finer around the 20 ms a player starts to feel (docs/operations.md).
 PAUSE_BUCKETS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)

@@ -13,6 +13,7 @@ from app import history, ratings
 from app.deps import SessionDep
 from app.errors import ApiError, not_found
 from app.models import Abandonment, Match, MatchResult, Player, PlayerRating
+from app.places import places
 from app.schemas import MAX_OFFSET, PlayerId
 
 router = APIRouter(tags=["ratings"])
@@ -60,16 +61,13 @@ def player_matches(player_id: PlayerId, session: SessionDep, game: Annotated[str
     return {"player_id": player.id, "matches": _matches(session, player.id, game, limit, offset)}
 
 
-def _place(match: Match, rank: int | None) -> int | None:
-    """The place (1 = first) as the match's end panel says it (static/end_panel.js ``placeOf``):
-    rank + 1, or in a team game 1 + the teams that did better (the losing team of two is 2nd, not
-    3rd behind two winning seats); None for a match without a rank (aborted)."""
-    if rank is None:
-        return None
+def _place(match: Match, seat: int, rank: int | None) -> int | None:
+    """The place (1 = first) as the match's end panel says it (app/places.py), with the rank this
+    result recorded for ``seat``; None for a match without a rank (aborted)."""
     outcome = match.outcome or {}
-    if outcome.get("teams"):
-        return len({r for r in outcome.get("ranks") or [] if r < rank}) + 1
-    return rank + 1
+    ranks: dict[int, int | None] = dict(enumerate(outcome.get("ranks") or []))
+    ranks[seat] = rank
+    return places(ranks, outcome.get("teams"))[seat]
 
 
 def _player(session, player_id: str) -> Player:
@@ -90,7 +88,7 @@ def _matches(session, player_id: str, game: str | None, limit: int, offset: int)
     for result, match in rows:
         change = history.rating_change(result) if result.rated else None
         out.append({"match_id": match.id, "game": match.game, "status": match.status, "seat": result.seat,
-                    "rank": result.rank, "place": _place(match, result.rank), "rated": result.rated,
+                    "rank": result.rank, "place": _place(match, result.seat, result.rank), "rated": result.rated,
                     "rating_change": change,
                     "players": [s["name"] for s in match.seats], "reason": (match.outcome or {}).get("reason"),
                     "finished_at": history.iso(result.finished_at)})

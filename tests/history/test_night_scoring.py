@@ -6,6 +6,7 @@ import re
 
 import engines
 from app.nights import scoring, seating
+from app.places import places
 
 
 def test_points_by_place_and_by_wins():
@@ -61,24 +62,24 @@ def test_a_team_game_gives_every_member_the_team_place_and_its_points():
     (its recorded rank is 2: two winning seats did better)."""
     ranks = {"a": 0, "b": 2, "c": 0, "d": 2}
     teams = [["a", "c"], ["b", "d"]]
-    assert scoring.places(ranks, teams) == {"a": 1, "c": 1, "b": 2, "d": 2}
+    assert places(ranks, teams) == {"a": 1, "c": 1, "b": 2, "d": 2}
     board = scoring.board("places", ["a", "b", "c", "d"], [scoring.Played("m", ranks, teams)])
     assert board.per_match == [{"a": 3, "b": 2, "c": 3, "d": 2}]
     assert board.standings() == [(1, "a", 3), (1, "c", 3), (3, "b", 2), (3, "d", 2)]
     # a team whose player abandoned is last (its recorded rank); a draw gives all the first place
-    assert scoring.places({"a": 3, "b": 2, "c": 3, "d": 2}, teams) == {"a": 2, "c": 2, "b": 1, "d": 1}
-    assert scoring.places({"a": 0, "b": 0, "c": 0, "d": 0}, teams) == {p: 1 for p in "abcd"}
+    assert places({"a": 3, "b": 2, "c": 3, "d": 2}, teams) == {"a": 2, "c": 2, "b": 1, "d": 1}
+    assert places({"a": 0, "b": 0, "c": 0, "d": 0}, teams) == {p: 1 for p in "abcd"}
     # wins only: one point per member of the winning team
     assert scoring.board("wins", [], [scoring.Played("m", ranks, teams)]).per_match == [{"a": 1, "b": 0, "c": 1, "d": 0}]
 
 
 def test_places_without_teams_are_the_rank_plus_one_as_the_end_panel_says():
-    assert scoring.places({"a": 0, "b": 1, "c": 2}) == {"a": 1, "b": 2, "c": 3}
-    assert scoring.places({"a": 0, "b": 0, "c": 2}) == {"a": 1, "b": 1, "c": 3}
-    assert scoring.places({"a": 0, "b": 0, "c": 1}) == {"a": 1, "b": 1, "c": 2}  # a resign: "Rank 2"
+    assert places({"a": 0, "b": 1, "c": 2}) == {"a": 1, "b": 2, "c": 3}
+    assert places({"a": 0, "b": 0, "c": 2}) == {"a": 1, "b": 1, "c": 3}
+    assert places({"a": 0, "b": 0, "c": 1}) == {"a": 1, "b": 1, "c": 2}  # a resign: "Rank 2"
     # a team's concession ranks its members 1, the others 0: the losing team is 2nd there too
-    assert scoring.places({"a": 1, "b": 0, "c": 1, "d": 0}, [["a", "c"], ["b", "d"]]) == {"a": 2, "c": 2, "b": 1, "d": 1}
-    assert scoring.places({"a": None, "b": None}) == {"a": None, "b": None}  # aborted
+    assert places({"a": 1, "b": 0, "c": 1, "d": 0}, [["a", "c"], ["b", "d"]]) == {"a": 2, "c": 2, "b": 1, "d": 1}
+    assert places({"a": None, "b": None}) == {"a": None, "b": None}  # aborted
 
 
 def test_someone_who_has_not_played_yet_is_listed_without_a_place():

@@ -4,6 +4,8 @@ each attack runs against ``python -m app`` on loopback, bounded in time and in c
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import socket
 import threading
@@ -11,6 +13,12 @@ import time
 
 import httpx
 import pytest
+import uvicorn
+import uvloop
+from prometheus_client import REGISTRY
+from uvicorn.server import ServerState
+
+from app.serving import guarded_h11
 
 from tests.support.clients import Api, Socket
 from tests.support.server import ServerProcess
@@ -162,3 +170,66 @@ def test_sockets_and_streams_outlive_the_read_timeout(tmp_path, protocol):
                 assert http.get("/api/games").status_code == 200
     finally:
         server.stop()
+
+
+async def _hello(scope, receive, send) -> None:
+    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+    await send({"type": "http.response.body", "body": b"ok"})
+
+
+READ_TIMEOUT_IN_PROCESS = 0.5
+
+
+def _answer(request: bytes, held: float = 0.0, late: float = 0.0) -> bytes:
+    """What a client hears from the guarded server, run in this process on uvloop as the server
+    runs: ``request`` is sent ``late`` seconds after the accept, then the loop is held for ``held``
+    seconds (a long callback, a storm of reconnections)."""
+
+    async def main() -> bytes:
+        loop = asyncio.get_running_loop()
+        config = uvicorn.Config(_hello, log_config=None, lifespan="off")
+        config.load()
+        state = ServerState()
+        protocol = guarded_h11(READ_TIMEOUT_IN_PROCESS, 100)
+        server = await loop.create_server(lambda: protocol(config=config, server_state=state, app_state={}),
+                                          "127.0.0.1", 0)
+        client = socket.create_connection(server.sockets[0].getsockname()[:2])
+        client.setblocking(False)
+        while not state.connections:  # accepted: the request's deadline runs
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(late)
+        with contextlib.suppress(OSError):
+            client.send(request)
+        time.sleep(held)  # the loop is held (on purpose) while the request waits in the kernel
+        answer = b""
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := await asyncio.wait_for(loop.sock_recv(client, 65536), 5):
+                answer += chunk
+        client.close()
+        server.close()
+        return answer
+
+    return uvloop.run(main())
+
+
+def _cut(reason: str) -> float:
+    return REGISTRY.get_sample_value("asobiba_http_connections_cut_total", {"reason": reason}) or 0.0
+
+
+def test_a_request_waiting_unread_is_served_after_the_loop_was_held():
+    before = _cut("no_request"), _cut("slow_request")
+    answer = _answer(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", held=READ_TIMEOUT_IN_PROCESS + 0.3)
+    assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"ok"), answer
+    assert (_cut("no_request"), _cut("slow_request")) == before  # nobody was cut
+
+
+@pytest.mark.parametrize(("request_bytes", "reason"), [(b"", "no_request"),
+                                                       (b"GET / HTTP/1.1\r\nHost: x\r\n", "slow_request")])
+def test_late_clients_are_cut_and_counted(request_bytes, reason):
+    before = _cut(reason)
+    if request_bytes:  # the head begins at once and never ends
+        answer = _answer(request_bytes, late=0.0, held=0.0)
+    else:  # not a byte
+        answer = _answer(b"", late=READ_TIMEOUT_IN_PROCESS + 0.3)
+    assert answer.startswith(b"HTTP/1.1 408"), answer
+    assert _cut(reason) == before + 1
