@@ -64,6 +64,8 @@ class Notifier:
         self._rooms: dict = {}  # the hub's live rooms (the matches run here)
         self._dropped = 0  # notifications dropped since the last warning said so
         self._dropped_said_at = float("-inf")
+        self._last_dropped: Event | None = None
+        self._dropped_timer: asyncio.TimerHandle | None = None  # says the drops when the minute is over
 
     async def start(self, rooms: dict | None = None) -> None:
         """Load (or make and store) the VAPID key, start the sender tasks, and listen for the
@@ -82,6 +84,7 @@ class Notifier:
         await asyncio.get_running_loop().run_in_executor(self._resolvers, check_endpoint, endpoint, allow)
 
     def stop(self) -> None:
+        self._say_dropped()  # (drops not yet said)
         if self._hours_left in reminders.TWELVE_HOURS_LEFT:
             reminders.TWELVE_HOURS_LEFT.remove(self._hours_left)
         for task in self._tasks:
@@ -112,13 +115,29 @@ class Notifier:
             try:
                 self.queue.put_nowait((player_id, event))
             except asyncio.QueueFull:
-                metrics.push("dropped")  # (every one counted there; said at most once a minute here)
-                self._dropped += 1
-                now = time.monotonic()
-                if now - self._dropped_said_at >= DROPPED_WARNING_SECONDS:
-                    log.warning("push queue full: %d notifications dropped (the last a %s) since the last warning",
-                                self._dropped, event.kind, extra={"room_id": event.room_id})
-                    self._dropped, self._dropped_said_at = 0, now
+                self._dropped_one(event)
+
+    def _dropped_one(self, event: Event) -> None:
+        """Count a dropped notification (the metric: every one), and say it in the log at most once
+        a minute: at once after a quiet minute, else when the minute is over (so the last drops of
+        a busy moment are said too, not only when the next one comes)."""
+        metrics.push("dropped")
+        self._dropped += 1
+        self._last_dropped = event
+        wait = self._dropped_said_at + DROPPED_WARNING_SECONDS - time.monotonic()
+        if wait <= 0:
+            self._say_dropped()
+        elif self._dropped_timer is None:
+            self._dropped_timer = asyncio.get_running_loop().call_later(wait, self._say_dropped)
+
+    def _say_dropped(self) -> None:
+        if self._dropped_timer is not None:
+            self._dropped_timer.cancel()
+            self._dropped_timer = None
+        if self._dropped and self._last_dropped is not None:
+            log.warning("push queue full: %d notifications dropped (the last a %s) since the last warning",
+                        self._dropped, self._last_dropped.kind, extra={"room_id": self._last_dropped.room_id})
+            self._dropped, self._dropped_said_at = 0, time.monotonic()
 
     async def _work(self) -> None:
         assert self.queue is not None, "started"

@@ -5,6 +5,8 @@ answer's body is read only up to ``guard.MAX_RESPONSE_BYTES``. Real loopback soc
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import socket
 import threading
 import time
@@ -13,6 +15,9 @@ import pytest
 import requests
 
 from app.push import guard
+from app.push.notifier import Notifier
+from app.push.texts import Event
+from app.settings import Settings
 from tests.support.clients import Api
 from tests.support.push_service import Subscriber
 from tests.support.server import start_in_thread
@@ -161,13 +166,6 @@ def test_public_addresses_are_allowed(address):
 def test_a_full_queue_is_said_once_a_minute_with_its_count(caplog):
     """A busy moment drops thousands of notifications (each counted in the metrics); the log says
     so once, with the count, not one line per event (a flood that once filled a server's log pipe)."""
-    import asyncio
-    import logging
-
-    from app.push.notifier import Notifier
-    from app.push.texts import Event
-    from app.settings import Settings
-
     async def scenario(notifier: Notifier) -> None:
         notifier.queue = asyncio.Queue(1)  # (its senders not started: nothing takes from it)
         with caplog.at_level(logging.WARNING, logger="asobiba.push"):
@@ -179,3 +177,24 @@ def test_a_full_queue_is_said_once_a_minute_with_its_count(caplog):
     said = [r.getMessage() for r in caplog.records if r.name == "asobiba.push"]
     assert said == ["push queue full: 1 notifications dropped (the last a your_turn) since the last warning",
                     "push queue full: 499 notifications dropped (the last a your_turn) since the last warning"]
+
+
+def test_the_last_drops_of_a_busy_moment_are_said_when_the_minute_is_over(caplog, monkeypatch):
+    """Drops after a warning are said once its minute is over, though no further drop comes."""
+    monkeypatch.setattr("app.push.notifier.DROPPED_WARNING_SECONDS", 0.3)
+
+    def said() -> list[str]:
+        return [r.getMessage() for r in caplog.records if r.name == "asobiba.push"]
+
+    async def scenario(notifier: Notifier) -> None:
+        notifier.queue = asyncio.Queue(1)
+        with caplog.at_level(logging.WARNING, logger="asobiba.push"):
+            notifier.notify([f"player-{n}" for n in range(20)], Event("your_turn", "room", "peribit"))
+            assert len(said()) == 1  # the first drop at once, the other 18 when the minute is over
+            deadline = time.monotonic() + 10
+            while len(said()) < 2 and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+
+    asyncio.run(scenario(Notifier(Settings(), db=None, limiter=None)))
+    assert said() == ["push queue full: 1 notifications dropped (the last a your_turn) since the last warning",
+                      "push queue full: 18 notifications dropped (the last a your_turn) since the last warning"]
