@@ -117,7 +117,9 @@ def _platform_entry_for(action: dict, seat: int | str | None) -> dict:
 
 def replay_step(session: Session, match: Match, seat: int | str | None, step: int | None) -> dict:
     """The match as ``seat`` saw it after ``step`` actions (default: the last step), recomputed
-    from seed + options + log. ``seat="all"`` adds the full state and every seat's view."""
+    from seed + options + log. ``seat="all"`` adds the full state and every seat's view. The
+    step's action is whole for "all" and for the seat's own; another seat's is its public part
+    (``Engine.public_action``), or absent where the game makes none of it public."""
     engine = engines.get(match.game)
     log = actions(session, match.id)
     if step is None:
@@ -134,6 +136,10 @@ def replay_step(session: Session, match: Match, seat: int | str | None, step: in
             last["action"] = _platform_entry_for(row.action, seat)
         elif seat == "all" or (seat is not None and row.seat == seat):
             last["action"] = row.action
+        elif row.seat >= 0 and (public := engine.public_action(row.action)) is not None:
+            # another seat's move, as the table showed it then: its public part ("stacked a chip,
+            # sun side up"; a prediction only as made), marked so a client can tell
+            last["action"], last["public_part"] = public, public != row.action
     awaiting = [] if table.ended is not None else sorted(engine.awaiting(state))
     message = {
         "match_id": match.id, "game": match.game, "status": match.status, "step": step, "steps": len(log),

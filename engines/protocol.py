@@ -119,6 +119,12 @@ class Engine:
         awaited = [seat for seat in self.awaiting(state) if seat != SYSTEM]
         return awaited[0] if len(awaited) == 1 else None
 
+    def public_action(self, action: dict, /) -> dict | None:
+        """What the other seats and spectators learn of a seat's ``action`` as it is made: the part
+        a replay may show them ("Ben stacked a chip, sun side up"). None (the default): only that
+        the seat acted. A game keeps every field that its views make public at that moment."""
+        return None
+
     def teams(self, state: Any, /) -> list[list[int]] | None:
         """The teams of a new game (lists of seats), for a team game; None for free-for-all. Game
         nights mix them fairly over the night (app/nights)."""
@@ -131,7 +137,7 @@ class Engine:
 # The members a game's engine.py may define as module functions (the required ones and the optional).
 MEMBERS = ("new_game", "awaiting", "legal_actions", "apply", "view", "outcome", "state_to_json",
            "state_from_json", "delay", "clock_seconds", "on_timeout", "check_invariants", "first_player",
-           "teams")
+           "teams", "public_action")
 
 
 def engine_of(rules: ModuleType) -> Engine:

@@ -13,6 +13,8 @@
 //   seat    the acting seat (optional)
 // The sentence leaves out who acted (the caption says it first: "Ben: accused …"), but names every
 // other player. null: a shape this module does not know (the caller shows the JSON as before).
+// Another seat's move in a seat's replay comes as its public part (engines' ``public_action``: a
+// prediction without its card, an attack without its cards): the sentence then says what was seen.
 
 // ---- Mipolin (engines/mipolin/data.py, as the view's catalog ships it)
 const MIPOLIN = {
@@ -140,6 +142,7 @@ function mipolin(action, view, nameOf) {
       return c && p && both(`suggested ${c[0]} at ${p[0]}`, `推理:${c[1]}・${p[1]}`);
     }
     case "show": {
+      if (action.card === undefined) return both("privately showed a card", "カードをこっそり見せた");
       const card = N.card(action.card);
       return card && both(`privately showed ${card[0]}`, `${card[1]}をこっそり見せた`);
     }
@@ -205,6 +208,7 @@ function peribit(action, view, nameOf) {
 function synomilia(action, view, nameOf) {
   switch (action.type) {
     case "predict":
+      if (action.card === undefined) return both("put down a prediction", "予想カードを伏せた");
       return isInt(action.card)
         ? both(`put down a prediction: ${action.card}`, `予想カード${action.card}を伏せた`)
         : null;
@@ -213,6 +217,8 @@ function synomilia(action, view, nameOf) {
       if (action.face === "sun") return both("stacked a chip, sun side up", "チップを太陽の面で積んだ");
       return null;
     case "change":
+      if (action.card === undefined)
+        return both("changed the prediction (or bluffed) and gave 1 chip", "予想を変更(またはフリ)、チップを1枚渡した");
       return isInt(action.card)
         ? both(
             `changed the prediction to ${action.card} (or bluffed) and gave 1 chip`,
@@ -255,6 +261,7 @@ function discarded(view, seat) {
 function threeMagic(action, view, nameOf, seat) {
   switch (action.type) {
     case "insert":
+      if (action.pos === undefined) return both("inserted the drawn card into the hand", "引いた札を手札に差した");
       return isInt(action.pos)
         ? both(`inserted the drawn card at position ${action.pos + 1}`, `引いた札を${action.pos + 1}番目に差した`)
         : null;
@@ -267,7 +274,7 @@ function threeMagic(action, view, nameOf, seat) {
         : both("discarded the drawn card (riichi)", "引いた札を捨てた(リーチ中)");
     }
     case "discard": {
-      if (!isInt(action.index)) return null;
+      if (action.index !== undefined && !isInt(action.index)) return null;
       const card = discarded(view, seat);
       if (action.riichi)
         return card
@@ -311,6 +318,8 @@ function makelandia(action, view, nameOf) {
     case "wait":
       return both("waited", "待機");
     case "attack": {
+      if (action.cards === undefined && isSeat(action.target))
+        return both(`attacked ${nameOf(action.target)} face down`, `${nameOf(action.target)}に伏せて攻撃`);
       const play = makelandiaPlay(action.cards);
       return play && isSeat(action.target)
         ? both(
@@ -320,12 +329,15 @@ function makelandia(action, view, nameOf) {
         : null;
     }
     case "reinforce": {
+      if (action.card === undefined && isSeat(action.to))
+        return both(`reinforced ${nameOf(action.to)} with a card`, `${nameOf(action.to)}に援軍を送った`);
       const play = makelandiaPlay([action.card]);
       return play && isSeat(action.to)
         ? both(`reinforced ${nameOf(action.to)} with ${play[0]}`, `${nameOf(action.to)}に援軍:${play[1]}`)
         : null;
     }
     case "defend": {
+      if (action.cards === undefined) return both("answered the attack face down", "伏せて応戦");
       const play = makelandiaPlay(action.cards);
       return play && both(`answered the attack face down with ${play[0]}`, `伏せて応戦:${play[1]}`);
     }

@@ -283,6 +283,20 @@ def _reinforce(state: State, seat: int, action: dict) -> State:
     return _end_turn(s, battle=False)
 
 
+def public_action(action: dict) -> dict | None:
+    """What the other players learn of an action as it is made: a wait; whom an attack targets and
+    whom a reinforcement goes to (the cards are face down: an attack's and a defence's show in
+    the battle that follows, a reinforcement's only to the two allies); that a defence was played."""
+    kind = action.get("type")
+    if kind == "wait":
+        return {"type": "wait"}
+    if kind == "attack":
+        return {"type": "attack", "target": action.get("target")}
+    if kind == "reinforce":
+        return {"type": "reinforce", "to": action.get("to")}
+    return {"type": "defend"} if kind == "defend" else None
+
+
 # ---- view ---------------------------------------------------------------------------------------
 def view(state: State, seat: Any) -> dict:
     """Everything ``seat`` may know (None = spectator). The only place views are built."""

@@ -268,6 +268,16 @@ def apply(state: State, seat: Any, action: Any) -> State:
 _FACE = {"s": "sun", "m": "moon"}
 
 
+def public_action(action: dict) -> dict | None:
+    """What the opponent learns of an action as it is made: a stack's face and a pass; of a
+    prediction or a change only that it was made (the card, and whether a change was a bluff,
+    stay face down)."""
+    kind = action.get("type")
+    if kind in ("stack", "pass"):
+        return dict(action)
+    return {"type": kind} if kind in ("predict", "change") else None
+
+
 def view(state: State, seat: Any) -> dict:
     """Everything ``seat`` (None = spectator) may know. The only place views are built; every
     call builds new objects (nothing shared with the state or another seat's view)."""

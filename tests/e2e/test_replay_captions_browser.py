@@ -5,7 +5,8 @@ their glyphs and have names in both languages.
 Two whole matches against bots (Mipolin, Synomilia), each replayed step by step with every hand
 shown (every action visible), in English at 1280 px and in Japanese at 390 px; and every action type
 of every engine (the actions of seeded playouts, their legal alternatives, the server's timeouts,
-the platform's votes and ends) put into words by static/action_texts.js in the page itself."""
+the platform's votes and ends, and each move's public part as another seat's replay gives it) put
+into words by static/action_texts.js in the page itself."""
 
 from __future__ import annotations
 
@@ -182,6 +183,14 @@ def _sample_actions() -> list[dict]:
         {"platform": "deadline", "seat": 2, "then": "bot", "move": {"type": "wait"}},
     ]
     out += [{"game": game, "seat": seat, "action": action, "view": None} for game, seat, action in rare]
+    # each move as another seat's replay gives it: its public part (a prediction without its card)
+    parts = {}
+    for sample in out:
+        part = engines.get(sample["game"]).public_action(sample["action"]) if sample["seat"] >= 0 else None
+        if part is not None and part != sample["action"]:
+            parts.setdefault((sample["game"], json.dumps(part, sort_keys=True)), {**sample, "action": part})
+    assert {game for game, _ in parts} >= {"synomilia", "three_magic", "mipolin", "makelandia"}
+    out += parts.values()
     out += [{"game": "makelandia", "seat": -2, "action": action, "view": None} for action in platform]
     return out
 

@@ -51,7 +51,8 @@ def test_running_match_is_admin_only_and_abort_stops_it(fake_clock_server):
     assert everything["step"] == 1 and everything["state"] and len(everything["views"]) == 2
     assert everything["last_action"]["action"] == view["legal_actions"][0]
     seat1 = admin.get(f"/api/admin/matches/{match_id}/replay", params={"seat": 1, "step": 1}).json()
-    assert seat1["view"] == everything["views"][1] and "action" not in seat1["last_action"]
+    assert seat1["view"] == everything["views"][1]
+    assert seat1["last_action"]["action"] == {"type": "predict"}  # the other seat's card stays face down
     assert admin.get(f"/api/admin/matches/{match_id}/replay", params={"step": 0}).json()["last_action"] is None
     assert error_code(admin.get(f"/api/admin/matches/{match_id}/replay", params={"step": 99})) == "bad_step"
     assert admin.get(f"/api/matches/{match_id}/export").json()["status"] == "running"
