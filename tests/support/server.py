@@ -89,8 +89,10 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> None:
+        # (PYTHONFAULTHANDLER: a process that dies of a signal prints where, instead of nothing)
         env = {**os.environ, "DATABASE_URL": self.database_url, "PORT": str(self.port), "HOST": "127.0.0.1",
-               "ADMIN_TOKEN": ADMIN_TOKEN, "BOT_THINK_SECONDS": "0", "SHUTDOWN_UNREADY_SECONDS": "0", **self.env}
+               "ADMIN_TOKEN": ADMIN_TOKEN, "BOT_THINK_SECONDS": "0", "SHUTDOWN_UNREADY_SECONDS": "0",
+               "PYTHONFAULTHANDLER": "1", **self.env}
         self.output = []
         limit = self.open_files
         self.process = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=env,
@@ -98,7 +100,14 @@ class ServerProcess:
                                         if limit else None,
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         first_line = self.process.stdout.readline()
-        assert f"http://127.0.0.1:{self.port}/" in first_line, first_line
+        if f"http://127.0.0.1:{self.port}/" not in first_line:  # it did not start: say how it ended
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+            rest = self.process.stdout.read()
+            raise AssertionError(f"the server did not start (exit code {self.process.returncode}): {first_line}{rest}")
         self.output.append(first_line)
         # Keep reading, so a chatty log never fills the pipe and blocks the server.
         threading.Thread(target=self._collect, args=(self.process,), daemon=True).start()
