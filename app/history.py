@@ -136,7 +136,7 @@ def replay_step(session: Session, match: Match, seat: int | str | None, step: in
             last["action"] = _platform_entry_for(row.action, seat)
         elif seat == "all" or (seat is not None and row.seat == seat):
             last["action"] = row.action
-        elif row.seat >= 0 and (public := engine.public_action(row.action)) is not None:
+        elif row.seat >= 0 and (public := engine.public_action(state, row.seat, row.action)) is not None:
             # another seat's move, as the table showed it then: its public part ("stacked a chip,
             # sun side up"; a prediction only as made), marked so a client can tell
             last["action"], last["public_part"] = public, public != row.action

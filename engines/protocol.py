@@ -119,10 +119,11 @@ class Engine:
         awaited = [seat for seat in self.awaiting(state) if seat != SYSTEM]
         return awaited[0] if len(awaited) == 1 else None
 
-    def public_action(self, action: dict, /) -> dict | None:
-        """What the other seats and spectators learn of a seat's ``action`` as it is made: the part
-        a replay may show them ("Ben stacked a chip, sun side up"). None (the default): only that
-        the seat acted. A game keeps every field that its views make public at that moment."""
+    def public_action(self, after: Any, seat: int, action: dict, /) -> dict | None:
+        """What the other seats and spectators learn of ``seat``'s ``action`` as it is made (``after``:
+        the state it led to): the part a replay may show them ("Ben stacked a chip, sun side up").
+        None (the default): only that the seat acted. A game keeps every field that its views
+        make public at that moment, and no field that tells apart moves its views do not."""
         return None
 
     def teams(self, state: Any, /) -> list[list[int]] | None:

@@ -167,6 +167,8 @@ function peribit(action, view, nameOf) {
   const mark = (m) => pair(MARKS, m);
   switch (action.type) {
     case "exchange": {
+      if (action.give === undefined)
+        return both("exchanged two stones for one from the deck", "石2個を山札の石1個と交換");
       if (!Array.isArray(action.give) || action.give.length !== 2) return null;
       const [a, b] = action.give.map(mark);
       return (

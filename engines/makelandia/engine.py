@@ -283,7 +283,7 @@ def _reinforce(state: State, seat: int, action: dict) -> State:
     return _end_turn(s, battle=False)
 
 
-def public_action(action: dict) -> dict | None:
+def public_action(after: Any, seat: int, action: dict) -> dict | None:
     """What the other players learn of an action as it is made: a wait; whom an attack targets and
     whom a reinforcement goes to (the cards are face down: an attack's and a defence's show in
     the battle that follows, a reinforcement's only to the two allies); that a defence was played."""

@@ -332,7 +332,7 @@ _HANDLERS = {
 # check: until the next player's turn is over). A player who is out gets the public view (a
 # spectator's log: the solution stays hidden from them, ruling). The culprit and the location are
 # shown to everybody only once the game is over.
-def public_action(action: dict) -> dict | None:
+def public_action(after: Any, seat: int, action: dict) -> dict | None:
     """What the other players learn of an action as it is made: everything (picks, bids, revealed
     cards, moves, the exchange order, suggestions and accusations are all said at the table and
     in its public log) except which card a player showed the asker."""

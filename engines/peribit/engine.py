@@ -242,6 +242,18 @@ def _round_view(r: dict) -> dict:
     return r
 
 
+def public_action(after: State, seat: int, action: dict) -> dict | None:
+    """What the opponent learns of a choice as it is made: nothing while it waits for theirs (both
+    choose at once); once both have chosen, a placement whole (the stones are on the table) and of
+    an exchange only that it was made (the stones given go back into the deck unseen)."""
+    kind = action.get("type")
+    if kind in ("exchange", "no_exchange"):
+        return None if after.pending_ex[seat] is not None else {"type": kind}
+    if kind in ("place", "new_lane"):
+        return None if after.pending_pl[seat] is not None else dict(action)
+    return None
+
+
 def view(s: State, seat: Any) -> dict:
     """Everything ``seat`` (None = spectator) may know. The only place views are built; every
     call builds new objects (nothing shared with the state or another seat's view)."""

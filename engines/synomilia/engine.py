@@ -268,7 +268,7 @@ def apply(state: State, seat: Any, action: Any) -> State:
 _FACE = {"s": "sun", "m": "moon"}
 
 
-def public_action(action: dict) -> dict | None:
+def public_action(after: Any, seat: int, action: dict) -> dict | None:
     """What the opponent learns of an action as it is made: a stack's face and a pass; of a
     prediction or a change only that it was made (the card, and whether a change was a bluff,
     stay face down)."""

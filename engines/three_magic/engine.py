@@ -263,7 +263,7 @@ def _apply_call(state, seat, kind, action):
 # order, its drawn card and where it inserted it, its tenpai waits, its own pending call choice, and
 # (the dealer's) its tenpai hand after an exhaustive draw.
 # Never: other hands, the pile, the spare, other seats' call choices or whether a seat can call.
-def public_action(action: dict) -> dict | None:
+def public_action(after: Any, seat: int, action: dict) -> dict | None:
     """What the other players learn of an action as it is made: its kind, and a discard's riichi.
     Hand positions (where a card went in, which one left) are not given: the table shows the
     discarded card, never where in a hand it was. An answer in the call window (a pass, pon, chi

@@ -32,7 +32,7 @@ def _indistinguishable_moves_share_a_public_part(engine, state, players: int) ->
             by_view: dict[str, dict | None] = {}
             for move, after in zip(moves, afters):
                 seen = json.dumps(engine.view(after, viewer), sort_keys=True)
-                part = engine.public_action(move)
+                part = engine.public_action(after, seat, move)
                 if seen in by_view:
                     pairs += 1
                     assert by_view[seen] == part, (
