@@ -37,8 +37,8 @@ def play(invite_url: str, name: str, seat: int | None = None, seed: int | None =
          log=lambda text: print(text, file=sys.stderr, flush=True)) -> dict:
     """Join and play until the outcome; returns the final view message. When the server restarts
     (the stream ends early, the connection drops, or it answers 503 ``shutting_down``), reconnect
-    at once and then with a growing pause: the stream's first line is the full current view, so
-    nothing is missed and nothing is answered twice."""
+    within a second and then with a growing pause, each a random part of its length: the stream's
+    first line is the full current view, so nothing is missed and nothing is answered twice."""
     base_url, room_id = parse_invite(invite_url)
     rng = random.Random(seed)
     with httpx.Client(base_url=base_url, timeout=httpx.Timeout(30, read=60)) as http:

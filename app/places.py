@@ -1,7 +1,9 @@
 """The place a player finished a match in (1 = first; None: no place, an aborted match): one rule
-for everything that shows or counts it. A player's match list (app/routers/leaderboard.py) and a
-game night's points (app/nights/scoring.py) use this function; the end panel in the browser
-(static/end_panel.js ``placeOf``) applies the same rule to the outcome it receives.
+for everything that counts it. A player's match list (app/routers/leaderboard.py) and a game
+night's points (app/nights/scoring.py) use this function on the recorded ranks, where an
+abandonment counts last (as for ratings). The end panel and the replay in the browser
+(static/end_panel.js ``placeOf``) say the place the game itself gave, from the outcome's ranks:
+the same unless someone abandoned (their place there is what the bot that played for them did).
 
 A place is the rank + 1 (0 is first, ties share a rank). In a team game the places are the teams':
 a team's rank is its best member's (as for ratings), and its place 1 + the number of teams that did

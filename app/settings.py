@@ -89,7 +89,7 @@ class Settings(BaseSettings):
     max_header_bytes: int = 16_384
     request_read_timeout: float = 10.0
     max_connections: int = 8192
-    listen_backlog: int = 4096
+    listen_backlog: int = Field(default=4096, ge=1)
     # Reverse proxies trusted to name the client (app/proxy.py: the last X-Forwarded-For entry, the
     # one the proxy wrote, and X-Forwarded-Proto), so per-IP limits see clients, not the proxy:
     # comma-separated addresses or networks, or "*" when nothing but the proxy can reach the app.

@@ -72,7 +72,8 @@ export function headline(outcome, me, nameOf) {
 /** The place (1-based) that ``rank`` (0-based, as the outcome gives it: the number of seats
  * strictly better) is said as: in a team game, among the teams ("2nd" for the losing team of two,
  * not "3rd" behind two winning seats); otherwise the seat's own ("1st, 2nd, 2nd, 4th"). The
- * server's match lists and game nights count places by the same rule (app/places.py). */
+ * server's match lists and game nights count places by the same rule (app/places.py), from the
+ * recorded ranks: the same places unless someone abandoned (counted last there). */
 export function placeOf(outcome, rank) {
   return outcome.teams ? new Set(outcome.ranks.filter((r) => r < rank)).size + 1 : rank + 1;
 }

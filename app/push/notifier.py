@@ -66,6 +66,7 @@ class Notifier:
         self._dropped_said_at = float("-inf")
         self._last_dropped: Event | None = None
         self._dropped_timer: asyncio.TimerHandle | None = None  # says the drops when the minute is over
+        self._loop: asyncio.AbstractEventLoop | None = None  # the loop that ``notify`` runs on
 
     async def start(self, rooms: dict | None = None) -> None:
         """Load (or make and store) the VAPID key, start the sender tasks, and listen for the
@@ -73,6 +74,7 @@ class Notifier:
         self.vapid = await self.db.run(keys.load_or_create, self.settings.vapid_private_key)
         self.public_key = keys.public_key_b64(self.vapid)
         self.queue = asyncio.Queue(maxsize=self.settings.push_queue)
+        self._loop = asyncio.get_running_loop()
         self._tasks = [asyncio.create_task(self._work()) for _ in range(self.settings.push_workers)]
         self._rooms = rooms if rooms is not None else {}
         reminders.TWELVE_HOURS_LEFT.append(self._hours_left)
@@ -85,6 +87,7 @@ class Notifier:
 
     def stop(self) -> None:
         self._say_dropped()  # (drops not yet said)
+        self.queue = None  # nothing more is queued (nor dropped, nor said)
         if self._hours_left in reminders.TWELVE_HOURS_LEFT:
             reminders.TWELVE_HOURS_LEFT.remove(self._hours_left)
         for task in self._tasks:
@@ -125,10 +128,10 @@ class Notifier:
         self._dropped += 1
         self._last_dropped = event
         wait = self._dropped_said_at + DROPPED_WARNING_SECONDS - time.monotonic()
-        if wait <= 0:
+        if wait <= 0 or self._loop is None:
             self._say_dropped()
         elif self._dropped_timer is None:
-            self._dropped_timer = asyncio.get_running_loop().call_later(wait, self._say_dropped)
+            self._dropped_timer = self._loop.call_later(wait, self._say_dropped)
 
     def _say_dropped(self) -> None:
         if self._dropped_timer is not None:

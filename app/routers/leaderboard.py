@@ -61,13 +61,21 @@ def player_matches(player_id: PlayerId, session: SessionDep, game: Annotated[str
     return {"player_id": player.id, "matches": _matches(session, player.id, game, limit, offset)}
 
 
-def _place(match: Match, seat: int, rank: int | None) -> int | None:
-    """The place (1 = first) as the match's end panel says it (app/places.py), with the rank this
-    result recorded for ``seat``; None for a match without a rank (aborted)."""
-    outcome = match.outcome or {}
-    ranks: dict[int, int | None] = dict(enumerate(outcome.get("ranks") or []))
-    ranks[seat] = rank
-    return places(ranks, outcome.get("teams"))[seat]
+def _places(session, matches: list[Match]) -> dict[str, dict[int, int | None]]:
+    """Each match's places by seat (1 = first; None: no rank, e.g. aborted), from every seat's
+    recorded rank (an abandonment counts last, as for ratings) by the one rule (app/places.py),
+    so a player's list says the place a game night counts. One query for the whole page."""
+    recorded: dict[str, dict[int, int | None]] = {}
+    rows = session.execute(select(MatchResult.match_id, MatchResult.seat, MatchResult.rank)
+                           .where(MatchResult.match_id.in_([m.id for m in matches]))) if matches else []
+    for row in rows:
+        recorded.setdefault(row.match_id, {})[row.seat] = row.rank
+    out = {}
+    for match in matches:
+        outcome = match.outcome or {}
+        ranks = {**dict(enumerate(outcome.get("ranks") or [])), **recorded.get(match.id, {})}
+        out[match.id] = places(ranks, outcome.get("teams"))
+    return out
 
 
 def _player(session, player_id: str) -> Player:
@@ -84,11 +92,12 @@ def _matches(session, player_id: str, game: str | None, limit: int, offset: int)
         query = query.where(MatchResult.game == game)
     rows = session.execute(query.order_by(MatchResult.finished_at.desc(), MatchResult.id.desc())
                            .limit(limit).offset(offset)).all()
+    placed = _places(session, [match for _, match in rows])
     out = []
     for result, match in rows:
         change = history.rating_change(result) if result.rated else None
         out.append({"match_id": match.id, "game": match.game, "status": match.status, "seat": result.seat,
-                    "rank": result.rank, "place": _place(match, result.seat, result.rank), "rated": result.rated,
+                    "rank": result.rank, "place": placed[match.id].get(result.seat), "rated": result.rated,
                     "rating_change": change,
                     "players": [s["name"] for s in match.seats], "reason": (match.outcome or {}).get("reason"),
                     "finished_at": history.iso(result.finished_at)})

@@ -322,6 +322,19 @@ _HANDLERS = {
 }
 
 
+def public_action(after: Any, seat: int, action: dict) -> dict | None:
+    """What the other players learn of an action as it is made: everything (picks, bids, revealed
+    cards, moves, the exchange order, suggestions and accusations are all said at the table and
+    in its public log) except which card a player showed the asker."""
+    kind = action.get("type")
+    if kind == "show":
+        return {"type": "show"}
+    if kind == "order":  # the pairs as the table's log says them (a pair may be written either way round)
+        logged = next(e for e in reversed(after["log"]) if e["kind"] == "order")
+        return {"type": "order", "pairs": copy_plain(logged["pairs"])}
+    return dict(action)
+
+
 # ---------------------------------------------------------------- view
 # The one place that decides what a seat (or a spectator, seat None) may see.
 #
@@ -332,15 +345,6 @@ _HANDLERS = {
 # check: until the next player's turn is over). A player who is out gets the public view (a
 # spectator's log: the solution stays hidden from them, ruling). The culprit and the location are
 # shown to everybody only once the game is over.
-def public_action(after: Any, seat: int, action: dict) -> dict | None:
-    """What the other players learn of an action as it is made: everything (picks, bids, revealed
-    cards, moves, the exchange order, suggestions and accusations are all said at the table and
-    in its public log) except which card a player showed the asker."""
-    if action.get("type") == "show":
-        return {"type": "show"}
-    return dict(action)
-
-
 def view(s: dict, seat: Any) -> dict:
     """Everything ``seat`` (None = spectator) may know. The only place views are built; every
     call builds new objects (nothing shared with the state or another seat's view)."""

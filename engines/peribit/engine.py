@@ -244,14 +244,17 @@ def _round_view(r: dict) -> dict:
 
 def public_action(after: State, seat: int, action: dict) -> dict | None:
     """What the opponent learns of a choice as it is made: nothing while it waits for theirs (both
-    choose at once); once both have chosen, a placement whole (the stones are on the table) and of
-    an exchange only that it was made (the stones given go back into the deck unseen)."""
+    choose at once); once both have chosen, a placement (the stones are on the table: the lane, or
+    the new lane's mark) and of an exchange only that it was made (the stones given go back into
+    the deck unseen)."""
     kind = action.get("type")
     if kind in ("exchange", "no_exchange"):
         return None if after.pending_ex[seat] is not None else {"type": kind}
-    if kind in ("place", "new_lane"):
-        return None if after.pending_pl[seat] is not None else dict(action)
-    return None
+    if after.pending_pl[seat] is not None:
+        return None
+    if kind == "place":  # (its optional mark left out: whether the client named it is not the table's)
+        return {"type": "place", "lane": action.get("lane")}
+    return {"type": "new_lane", "mark": action.get("mark")} if kind == "new_lane" else None
 
 
 def view(s: State, seat: Any) -> dict:

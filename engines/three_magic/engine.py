@@ -254,15 +254,6 @@ def _apply_call(state, seat, kind, action):
     return s
 
 
-# ---------------------------------------------------------------- view
-# The one place a Three Magic view is built: what a seat (or a spectator) may know.
-#
-# Public: discards (riichi od, who took a card), called spells with their od, revealed indicators
-# and the card each names, od, table od, ley line pot, dealer, round, riichi flags, counts of hidden
-# cards, the last match result and a log of public events. Private: the seat's own hand in its fixed
-# order, its drawn card and where it inserted it, its tenpai waits, its own pending call choice, and
-# (the dealer's) its tenpai hand after an exhaustive draw.
-# Never: other hands, the pile, the spare, other seats' call choices or whether a seat can call.
 def public_action(after: Any, seat: int, action: dict) -> dict | None:
     """What the other players learn of an action as it is made: its kind, and a discard's riichi.
     Hand positions (where a card went in, which one left) are not given: the table shows the
@@ -274,6 +265,15 @@ def public_action(after: Any, seat: int, action: dict) -> dict | None:
     return {"type": kind} if kind in ("insert", "discard_drawn", "tsumo") else None
 
 
+# ---------------------------------------------------------------- view
+# The one place a Three Magic view is built: what a seat (or a spectator) may know.
+#
+# Public: discards (riichi od, who took a card), called spells with their od, revealed indicators
+# and the card each names, od, table od, ley line pot, dealer, round, riichi flags, counts of hidden
+# cards, the last match result and a log of public events. Private: the seat's own hand in its fixed
+# order, its drawn card and where it inserted it, its tenpai waits, its own pending call choice, and
+# (the dealer's) its tenpai hand after an exhaustive draw.
+# Never: other hands, the pile, the spare, other seats' call choices or whether a seat can call.
 def view(s: dict, seat: Any) -> dict:
     """Everything ``seat`` (None = spectator) may know. The only place views are built; every
     call builds new objects (nothing shared with the state or another seat's view)."""

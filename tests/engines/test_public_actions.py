@@ -20,13 +20,26 @@ OPTIONS = {"mipolin": [None, {"suggestions": True}, {"character_choice": True}],
 SEEDS = {"mipolin": range(6)}  # (short games; a card shown to the asker comes in few of them)
 
 
+def _shapes(move: dict) -> list[dict]:
+    """``move`` and other shapes of it that the engines accept: lists written the other way round
+    (Mipolin's exchange pairs, Peribit's stones given), an optional field left out (a placement's mark)."""
+    out = [move]
+    if isinstance(move.get("pairs"), list):
+        out.append({**move, "pairs": [list(reversed(pair)) for pair in move["pairs"]]})
+    if isinstance(move.get("give"), list):
+        out.append({**move, "give": list(reversed(move["give"]))})
+    if move.get("type") == "place" and "mark" in move:
+        out.append({key: value for key, value in move.items() if key != "mark"})
+    return out
+
+
 def _indistinguishable_moves_share_a_public_part(engine, state, players: int) -> int:
     """Checks one state; returns how many pairs of moves a viewer could not tell apart."""
     pairs = 0
     for seat in engine.awaiting(state):
         if seat == SYSTEM:
             continue
-        moves = engine.legal_actions(state, seat)
+        moves = [shape for move in engine.legal_actions(state, seat) for shape in _shapes(move)]
         afters = [engine.apply(state, seat, move) for move in moves]
         for viewer in [None, *(s for s in range(players) if s != seat)]:
             by_view: dict[str, dict | None] = {}

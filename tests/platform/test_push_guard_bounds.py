@@ -168,6 +168,7 @@ def test_a_full_queue_is_said_once_a_minute_with_its_count(caplog):
     so once, with the count, not one line per event (a flood that once filled a server's log pipe)."""
     async def scenario(notifier: Notifier) -> None:
         notifier.queue = asyncio.Queue(1)  # (its senders not started: nothing takes from it)
+        notifier._loop = asyncio.get_running_loop()
         with caplog.at_level(logging.WARNING, logger="asobiba.push"):
             notifier.notify([f"player-{n}" for n in range(500)], Event("your_turn", "room", "peribit"))
             notifier._dropped_said_at -= 61  # a minute later
@@ -188,6 +189,7 @@ def test_the_last_drops_of_a_busy_moment_are_said_when_the_minute_is_over(caplog
 
     async def scenario(notifier: Notifier) -> None:
         notifier.queue = asyncio.Queue(1)
+        notifier._loop = asyncio.get_running_loop()
         with caplog.at_level(logging.WARNING, logger="asobiba.push"):
             notifier.notify([f"player-{n}" for n in range(20)], Event("your_turn", "room", "peribit"))
             assert len(said()) == 1  # the first drop at once, the other 18 when the minute is over

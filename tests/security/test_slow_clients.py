@@ -207,6 +207,7 @@ def _answer(request: bytes, held: float = 0.0, late: float = 0.0) -> bytes:
                 answer += chunk
         client.close()
         server.close()
+        await server.wait_closed()
         return answer
 
     return uvloop.run(main())
