@@ -136,9 +136,10 @@ def replay_step(session: Session, match: Match, seat: int | str | None, step: in
             last["action"] = _platform_entry_for(row.action, seat)
         elif seat == "all" or (seat is not None and row.seat == seat):
             last["action"] = row.action
-        elif row.seat >= 0 and (public := engine.public_action(state, row.seat, row.action)) is not None:
-            # another seat's move, as the table showed it then: its public part ("stacked a chip,
-            # sun side up"; a prediction only as made), marked so a client can tell
+        elif (public := engine.public_action(state, row.seat, row.action)) is not None:
+            # another seat's move (or the server's own step), as the table showed it then: its
+            # public part ("stacked a chip, sun side up"; a prediction only as made), marked so a
+            # client can tell
             last["action"], last["public_part"] = public, public != row.action
     awaiting = [] if table.ended is not None else sorted(engine.awaiting(state))
     message = {

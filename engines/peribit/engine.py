@@ -248,6 +248,8 @@ def public_action(after: State, seat: int, action: dict) -> dict | None:
     the new lane's mark) and of an exchange only that it was made (the stones given go back into
     the deck unseen)."""
     kind = action.get("type")
+    if kind in SYSTEM_TYPES:  # the server's own steps: a new round, a clock that ran out
+        return dict(action)
     if kind in ("exchange", "no_exchange"):
         return None if after.pending_ex[seat] is not None else {"type": kind}
     if after.pending_pl[seat] is not None:

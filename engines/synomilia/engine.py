@@ -269,11 +269,11 @@ _FACE = {"s": "sun", "m": "moon"}
 
 
 def public_action(after: Any, seat: int, action: dict) -> dict | None:
-    """What the opponent learns of an action as it is made: a stack's face and a pass; of a
-    prediction or a change only that it was made (the card, and whether a change was a bluff,
+    """What the opponent learns of an action as it is made: a stack's face, a pass, the server's
+    reveal and timeouts; of a prediction or a change only that it was made (the card, and whether a change was a bluff,
     stay face down)."""
     kind = action.get("type")
-    if kind in ("stack", "pass"):
+    if kind in ("stack", "pass", "reveal", "timeout"):  # (the last two: the server's own steps)
         return dict(action)
     return {"type": kind} if kind in ("predict", "change") else None
 

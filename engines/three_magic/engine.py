@@ -258,11 +258,12 @@ def public_action(after: Any, seat: int, action: dict) -> dict | None:
     """What the other players learn of an action as it is made: its kind, and a discard's riichi.
     Hand positions (where a card went in, which one left) are not given: the table shows the
     discarded card, never where in a hand it was. An answer in the call window (a pass, pon, chi
-    or ron) is nothing yet: the window shows no answer until it closes (Ruling "call window")."""
+    or ron) is nothing yet: the window shows no answer until it closes (Ruling "call window").
+    The server's own steps (the window closing, the next deal) are public."""
     kind = action.get("type")
     if kind == "discard":
         return {"type": "discard", "riichi": bool(action.get("riichi"))}
-    return {"type": kind} if kind in ("insert", "discard_drawn", "tsumo") else None
+    return {"type": kind} if kind in ("insert", "discard_drawn", "tsumo", *SYSTEM_TYPES) else None
 
 
 # ---------------------------------------------------------------- view

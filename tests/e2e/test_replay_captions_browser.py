@@ -123,7 +123,7 @@ def test_a_replay_says_every_step_in_words_in_both_languages(server, browser, sh
         assert page.locator("#replay-play").inner_text() == "❚❚"
         page.locator("#replay-play").click()
         page.locator(f"#replay-play[aria-label='{BUTTONS['replay-play'][0 if lang == 'en' else 1]}']").wait_for()
-        # Seen from a spectator's seat, the others' moves stay hidden, as before, and nothing is JSON.
+        # Seen from a spectator's seat, the moves show by their public parts, and nothing is JSON.
         page.goto(url + "&seat=&step=3")
         page.locator("#replay[data-step='3']").wait_for()
         assert RAW not in page.locator("#replay-action").inner_text()
