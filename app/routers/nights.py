@@ -200,12 +200,18 @@ def shown_names(night: dict, lang: str) -> dict[str, str]:
 
 def night_chart(night: dict, lang: str) -> str:
     """One line per player who has played a match that counted (a member still waiting for their
-    first has no line yet), in the page's language."""
+    first has no line yet), in the page's language. A line starts at the player's first match: a
+    late joiner's is not drawn along 0 through the matches before they came."""
     words = WORDS[lang]
     names = shown_names(night, lang)
     shown = [s for s in night["standings"] if s["place"] is not None]
-    series = [charts.Series(s["player_id"], names.get(s["player_id"], s["name"]), [float(v) for v in s["cumulative"]])
-              for s in shown]
+    over = [m["places"] for m in night.get("matches", []) if m.get("places") is not None]
+
+    def line(standing: dict) -> list[float | None]:
+        first = next((i for i, places in enumerate(over) if places.get(standing["player_id"]) is not None), 0)
+        return [None if i < first else float(v) for i, v in enumerate(standing["cumulative"])]
+
+    series = [charts.Series(s["player_id"], names.get(s["player_id"], s["name"]), line(s)) for s in shown]
     labels = [words["match"].format(n=i + 1) for i in range(night["played"])]
     desc = words["desc"] + " " + "; ".join(f'{names.get(s["player_id"], s["name"])}: {s["total"]}' for s in shown)
     return charts.line_chart(series, labels, words["title"], desc, words["y"], from_zero=True, chart_id="night-chart",

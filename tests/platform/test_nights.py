@@ -131,11 +131,13 @@ def test_a_night_of_three_games_with_a_late_joiner(server):
         seat = first_awaited(aya, match["match_id"])
         assert match["players"][seat] == match["first_player_id"]
 
-    # the chart: one line per player, one point per match; the standings picture is a PNG
+    # the chart: one line per player, one point per match from the player's first (Dee came for
+    # the third: her line starts there, not along 0 through the two before); the picture is a PNG
     svg = aya.get(f"/api/nights/{night_id}/chart.svg").text
-    lines = re.findall(r'<polyline class="series" data-key="([^"]+)"[^>]*points="([^"]*)"', svg)
-    assert {key for key, _ in lines} == {aya.player_id, ben.player_id, cho.player_id, dee.player_id}
-    assert all(len(points.split()) == 3 for _, points in lines)
+    lines = dict(re.findall(r'<polyline class="series" data-key="([^"]+)"[^>]*points="([^"]*)"', svg))
+    assert set(lines) == {aya.player_id, ben.player_id, cho.player_id, dee.player_id}
+    assert {key: len(points.split()) for key, points in lines.items()} == {
+        aya.player_id: 3, ben.player_id: 3, cho.player_id: 3, dee.player_id: 1}
     png = aya.get(f"/api/nights/{night_id}/standings.png")
     assert png.headers["content-type"] == "image/png" and png.content[:8] == b"\x89PNG\r\n\x1a\n"
     page = aya.http.get(f"/n/{night_id}", headers={"Accept": "text/html"}).text
