@@ -191,16 +191,17 @@ def test_three_people_play_a_night_of_three_games_and_a_late_joiner_sits_at_the_
         if len(awaited) == 1:
             assert match["players"][awaited[0]] == match["first_player_id"]
 
-    # the night's page: one line per player, as many points as matches; the replays open
+    # the night's page: one line per player, a point per match from the player's first (Dee, the
+    # late joiner, came for the third: her line starts there); the replays open
     for page, name in ((aya, "night-page-1280-en"), (cho, "night-page-390-ja")):
         page.goto(f"{server.base_url}/n/{night['id']}")
         page.locator("#night-chart svg polyline.series").first.wait_for()
         lines = page.locator("#night-chart svg polyline.series")
         assert lines.count() == 4
-        for i in range(lines.count()):
-            assert len(lines.nth(i).get_attribute("points").split()) == 3
-        keys = {lines.nth(i).get_attribute("data-key") for i in range(lines.count())}
-        assert keys == set(night["totals"])
+        points = {lines.nth(i).get_attribute("data-key"): len(lines.nth(i).get_attribute("points").split())
+                  for i in range(lines.count())}
+        assert set(points) == set(night["totals"])
+        assert points == {player: 1 if player == dee_id else 3 for player in points}
         check_page(page, shots, name)
     aya.locator(".night-replay").nth(1).click()
     aya.wait_for_url(re.compile(r"/static/replay\.html\?match="))
