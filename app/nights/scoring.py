@@ -65,7 +65,11 @@ class Board:
 
     def has_played(self, player: str) -> bool:
         """Whether the player has a place in a match that is over (an aborted one gives none)."""
-        return any(where.get(player) is not None for where in self.per_match_places)
+        return self.first_played(player) is not None
+
+    def first_played(self, player: str) -> int | None:
+        """The index (in ``per_match``) of the first match over in which the player has a place."""
+        return next((i for i, where in enumerate(self.per_match_places) if where.get(player) is not None), None)
 
     def cumulative(self, player: str) -> list[int]:
         """The player's running total after each match (0 for a match they did not play)."""

@@ -420,7 +420,8 @@ def read(session: Session, night_id: str, base_url: str) -> dict:
         "players": [who(p) for p in board.players],
         "matches": matches, "played": len(board.per_match),
         "standings": [{"place": place, "player_id": p, "name": who(p)["name"], "total": total,
-                       "cumulative": board.cumulative(p)} for place, p, total in board.standings()],
+                       "cumulative": board.cumulative(p), "first_match": board.first_played(p)}
+                      for place, p, total in board.standings()],
         "totals": board.totals, "max_points": scoring.best_points(night.scoring),
         "votes": dict(votes),
         "share_url": f"{base_url}/n/{night.id}", "chart_url": f"/api/nights/{night.id}/chart.svg",

@@ -108,7 +108,7 @@ class Notifier:
 
     @property
     def idle(self) -> bool:
-        return self.queue is None or (self.queue.empty() and self.busy == 0)
+        return (self.queue is None or self.queue.empty()) and self.busy == 0
 
     def notify(self, player_ids: Iterable[str], event: Event) -> None:
         """Queue ``event`` for each player; never waits (called on the apply path)."""

@@ -205,10 +205,9 @@ def night_chart(night: dict, lang: str) -> str:
     words = WORDS[lang]
     names = shown_names(night, lang)
     shown = [s for s in night["standings"] if s["place"] is not None]
-    over = [m["places"] for m in night.get("matches", []) if m.get("places") is not None]
 
     def line(standing: dict) -> list[float | None]:
-        first = next((i for i, places in enumerate(over) if places.get(standing["player_id"]) is not None), 0)
+        first = standing.get("first_match") or 0  # (the index of the player's first match that counted)
         return [None if i < first else float(v) for i, v in enumerate(standing["cumulative"])]
 
     series = [charts.Series(s["player_id"], names.get(s["player_id"], s["name"]), line(s)) for s in shown]

@@ -263,7 +263,7 @@ def public_action(after: Any, seat: int, action: dict) -> dict | None:
     kind = action.get("type")
     if kind == "discard":
         return {"type": "discard", "riichi": bool(action.get("riichi"))}
-    return {"type": kind} if kind in ("insert", "discard_drawn", "tsumo", *SYSTEM_TYPES) else None
+    return {"type": kind} if kind in ("insert", "discard_drawn", "tsumo") or kind in SYSTEM_TYPES else None
 
 
 # ---------------------------------------------------------------- view

@@ -20,6 +20,9 @@ def test_totals_standings_and_running_totals():
     assert board.totals == {"a": 5, "b": 5, "c": 1}
     assert board.standings() == [(1, "a", 5), (1, "b", 5), (3, "c", 1)]
     assert board.cumulative("c") == [1, 1]
+    late = scoring.board("places", ["a", "d"], [scoring.Played("m1", {"a": 0}), scoring.Played("m2", {"a": 1, "d": 0})])
+    assert (late.first_played("a"), late.first_played("d"), late.first_played("nobody")) == (0, 1, None)
+    assert late.cumulative("d") == [0, 3]  # (the chart draws it from the second match: app/routers/nights.py)
 
 
 def test_best_of_n_ends_when_the_leader_cannot_be_caught():
