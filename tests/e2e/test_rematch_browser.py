@@ -85,8 +85,11 @@ def test_turn_cues_then_rematch_in_the_same_room(server, browser):
     guest.wait_for_function("() => /^● (\\(\\d\\) )?Rematch\\? — /.test(document.title)")
     assert "Rematch?" not in host.title()  # she asked: nothing owed
     assert host.locator("#rematch-button").count() == 0
+    # the phone is scrolled down to the end panel and its button (checked before the click: the
+    # yes completes the vote, and the new match may already have scrolled the page back up)
+    guest.locator("#rematch-button").scroll_into_view_if_needed()
+    assert guest.evaluate("scrollY") > 0
     guest.locator("#rematch-button").click()
-    assert guest.evaluate("scrollY") > 0  # (the phone is scrolled down to the end panel and its button)
     for page in (host, guest):
         page.locator("#outcome").wait_for(state="detached")
         page.locator(".synomilia-root").wait_for()
