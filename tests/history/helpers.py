@@ -42,6 +42,20 @@ def start(factory, game: str, player_ids: list[str], options: dict | None = None
     return match.id
 
 
+def random_steps(engine, state, rng: random.Random, max_steps: int | None = None):
+    """(seat, action, state after) of random legal actions from ``state`` to the end (or
+    ``max_steps``), SYSTEM steps first, as the server does: the choices ``play`` makes."""
+    steps = 0
+    while engine.awaiting(state) and (max_steps is None or steps < max_steps):
+        awaited = engine.awaiting(state)
+        seat = SYSTEM if SYSTEM in awaited else rng.choice(sorted(awaited))
+        legal = engine.legal_actions(state, seat)
+        action = legal[0] if seat == SYSTEM else rng.choice(legal)
+        state = engine.apply(state, seat, action)
+        steps += 1
+        yield seat, action, state
+
+
 def play(factory, match_id: str, rng: random.Random, max_steps: int | None = None) -> int:
     """Random legal actions (SYSTEM steps first, as the server does). All but the last action are
     written in one transaction (speed); the last goes through ``store.record_action``, the
@@ -52,12 +66,7 @@ def play(factory, match_id: str, rng: random.Random, max_steps: int | None = Non
         state = engine.state_from_json(match.state)
         version = match.version
     log, states = [], [state]
-    while engine.awaiting(state) and (max_steps is None or len(log) < max_steps):
-        awaited = engine.awaiting(state)
-        seat = SYSTEM if SYSTEM in awaited else rng.choice(sorted(awaited))
-        legal = engine.legal_actions(state, seat)
-        action = legal[0] if seat == SYSTEM else rng.choice(legal)
-        state = engine.apply(state, seat, action)
+    for seat, action, state in random_steps(engine, state, rng, max_steps):
         log.append((seat, action))
         states.append(state)
     if not log:

@@ -13,8 +13,7 @@ from app.live.zombies import record_abandonment
 from app.models import Match, MatchResult
 from app.places import places
 from app.routers.leaderboard import _matches
-from engines.protocol import SYSTEM
-from tests.history.helpers import make_players, play, session_factory_for, start
+from tests.history.helpers import make_players, play, random_steps, session_factory_for, start
 
 
 def _winner_of_the_playout(factory, match_id: str, seed: int) -> int:
@@ -24,12 +23,8 @@ def _winner_of_the_playout(factory, match_id: str, seed: int) -> int:
         match = session.get(Match, match_id)
         engine = engines.get(match.game)
         state = engine.state_from_json(match.state)
-    rng = random.Random(seed)
-    while engine.awaiting(state):
-        awaited = engine.awaiting(state)
-        seat = SYSTEM if SYSTEM in awaited else rng.choice(sorted(awaited))
-        legal = engine.legal_actions(state, seat)
-        state = engine.apply(state, seat, legal[0] if seat == SYSTEM else rng.choice(legal))
+    for _seat, _action, state in random_steps(engine, state, random.Random(seed)):
+        pass
     return engine.outcome(state)["ranks"].index(0)
 
 
