@@ -57,13 +57,16 @@ def test_the_mipolin_notebook_shows_it_scrolls_and_keeps_its_place_through_moves
     box = page.locator(".mipolin-nb-scroll")
     box.and_(page.locator(".more-right")).wait_for()  # six of nine columns show: more to the right
     assert "more-left" not in box.get_attribute("class")
-    # the player scrolls to the last column (again if a move redraws the notebook under the scroll)
-    page.wait_for_function("""() => { const e = document.querySelector('.mipolin-nb-scroll');
+    # the player scrolls to the last column (again if a move redraws the notebook under the scroll);
+    # the notebook and its offset are read in the same turn (a bot's move may redraw it right after,
+    # and the new one reads 0 until its first frame restores the place)
+    scrolled = page.wait_for_function("""() => { const e = document.querySelector('.mipolin-nb-scroll');
       if (e.scrollLeft < e.scrollWidth - e.clientWidth - 1) { e.scrollLeft = e.scrollWidth; return false; }
-      return e.classList.contains('more-left') && !e.classList.contains('more-right'); }""")
-    end = box.evaluate("(e) => e.scrollLeft")
+      return e.classList.contains('more-left') && !e.classList.contains('more-right')
+        && { notebook: e, end: e.scrollLeft }; }""")
+    end = scrolled.get_property("end").json_value()
     assert end > 0
-    first = box.element_handle()
+    first = scrolled.get_property("notebook").as_element()
     deadline = time.monotonic() + 60
     while first.evaluate("(e) => e.isConnected") and time.monotonic() < deadline:  # until a move redraws it
         # (a control of the game, not of the notebook: a click scrolls what it clicks into view)
