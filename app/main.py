@@ -70,7 +70,7 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
                           settings.commit_max_batch)
 
     lag_probe = LoopLagProbe(settings.loop_lag_interval_ms / 1000)
-    full_collections = FullCollections(settings.gc_full_every_seconds)
+    full_collections = FullCollections(10.0, settings.gc_full_growth, settings.gc_full_every_seconds)
     timed_collections = TimedCollections(settings.gc_young_every_ms / 1000, settings.gc_middle_threshold or 10)
 
     @asynccontextmanager

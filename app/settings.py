@@ -179,12 +179,12 @@ class Settings(BaseSettings):
     # each view's frame is built once and written as is to every socket of its seat
     # (app/live/socket_protocol.py); "websockets" remains for operators who need it.
     ws_protocol: Literal["websockets-sansio", "websockets"] = "websockets-sansio"
-    # Python's cyclic garbage collector, tuned by ``python -m app``: each generation's size and
-    # why (a collection stops every room while it scans) in app/observability/gc_tuning.py.
+    # Python's cyclic garbage collector, tuned by ``python -m app``: app/observability/gc_tuning.py.
     gc_young_threshold: int = 1_000  # net new objects between young collections (0: Python's 700)
     gc_middle_threshold: int = 2  # young collections between middle ones (0: Python's 10)
     gc_full_threshold: int = 0  # middle ones between full ones (0: never by itself)
-    gc_full_every_seconds: float = 600.0  # a scheduled full collection (0: none)
+    gc_full_growth: float = Field(default=0.25, ge=0)  # a full one once the heap grew this much (0: never)
+    gc_full_every_seconds: float = 0.0  # and at least this often (0: no limit)
     # also a young collection this often, a middle one every ``gc_middle_threshold``-th (0: none)
     gc_young_every_ms: float = 50.0
     loop_lag_interval_ms: int = 25  # app/observability/loop_lag.py (0: off)

@@ -522,7 +522,12 @@ async def run_load(args, base: str, server_pid: int) -> dict:
         await asyncio.sleep(1.0)
         rss_sockets = proc_rss(server_pid)
         stats.running = True
-        window = await measure(http, stats, server_pid, args.duration, lambda: tables.play(all_rooms))
+        if args.warmup > 0:  # every room plays for a while before the window (the heap at its steady size)
+            await tables.play(all_rooms)
+            await asyncio.sleep(args.warmup)
+            window = await measure(http, stats, server_pid, args.duration)
+        else:
+            window = await measure(http, stats, server_pid, args.duration, lambda: tables.play(all_rooms))
         stats.running = False
         await tables.close()
 
@@ -564,12 +569,13 @@ async def run_pace(args, base: str, server_pid: int) -> dict:
                                         timeout=args.setup_timeout)
             ClientPauses.freeze()
             await tables.play(tables.rooms[first:])
+            setup_s = time.perf_counter() - t0
             await asyncio.sleep(max(args.pace))  # every new table in play
             window = await measure(http, stats, server_pid, args.duration)
             window.pop("view_bytes")
             rss = proc_rss(server_pid)
             live_total += live
-            step = {"tables": len(tables.rooms), "tables_live": live_total, "new_tables_live": live, "setup_s": round(time.perf_counter() - t0, 1),
+            step = {"tables": len(tables.rooms), "tables_live": live_total, "new_tables_live": live, "setup_s": round(setup_s, 1),
                     **window, "rss_mb": round(rss / 2**20, 1),
                     "rss_kb_per_table": round((rss - rss_empty) / 1024 / len(tables.rooms), 1),
                     "spectators_joined": tables.joined[0], "closes": dict(stats.closes), "http_5xx": stats.http_5xx}
@@ -609,6 +615,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rooms", type=int, default=100)
     parser.add_argument("--duration", type=float, default=20.0)
+    parser.add_argument("--warmup", type=float, default=0.0,
+                        help="full speed: seconds every room plays before the window (0: the window starts with play)")
     parser.add_argument("--spectators", type=int, default=0, help="one extra room watched by this many sockets")
     parser.add_argument("--postgres", default="", help="a PostgreSQL URL (a fresh database is made on that server)")
     parser.add_argument("--no-pin", action="store_true", help="do not pin server and load to cores 0 and 1")

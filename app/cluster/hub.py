@@ -183,8 +183,6 @@ class ClusterHub(Hub):
         self.ownership.give_up(room_id)
         if live.runner is not None:
             live.runner.stop()
-        if live.absence is not None:
-            live.absence.stop()
         live.close()
         self._used.pop(room_id, None)
         self.mirrors.forget(room_id)

@@ -33,9 +33,11 @@ class Connection:
         self.overflowed = False
         # Set when the session that opened the socket ended: frames still arriving are not handled.
         self.ended = False
-        # Called once when the socket is dropped as too slow (the room forgets it at once, even
-        # while a client that reads nothing still holds the TCP connection open).
-        self.on_drop: Callable[[], None] | None = None
+        # Called once with this connection when the socket is dropped as too slow (the room
+        # forgets it at once, even while a client that reads nothing still holds the TCP
+        # connection open). Given the connection rather than closing over it: a closure held
+        # here would make a reference cycle, left for the cyclic collector at every close.
+        self.on_drop: Callable[[Connection], None] | None = None
         frames = (websocket.scope.get("extensions") or {}).get(FRAMES_EXTENSION)
         self._write_frame: Callable[[bytes], bool] | None = frames["write"] if frames else None
         self._queue: deque[Encoded | tuple[int, str]] = deque()
@@ -77,7 +79,7 @@ class Connection:
         frame cannot be written in time, the receive side ends when the transport does."""
         self._stop_writer()
         if self.on_drop is not None:
-            self.on_drop()
+            self.on_drop(self)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.websocket.close(1013, "too far behind: reconnect to resync"), timeout=5)
 

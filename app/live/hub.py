@@ -168,8 +168,6 @@ class Hub:
             self._idle_sweeper.cancel()
         for live in self.rooms.values():
             live.close()
-            if live.absence is not None:
-                live.absence.stop()
             if live.runner:
                 live.runner.stop()
         self.bot_threads.shutdown(wait=False, cancel_futures=True)

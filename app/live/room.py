@@ -158,7 +158,7 @@ class LiveRoom:
         """Schedule one summary push for every socket (coalesced with others due in the interval),
         or push it ``now`` (a status change that must follow the view that caused it)."""
         if now:
-            self.close()
+            self._cancel_room_push()
             self._push_room_now()
             return
         if self._room_push is not None:
@@ -168,6 +168,11 @@ class LiveRoom:
         except RuntimeError:
             return
         self._room_push = loop.call_later(self.push_interval, self._push_room_now)
+
+    def _cancel_room_push(self) -> None:
+        if self._room_push is not None:
+            self._room_push.cancel()
+            self._room_push = None
 
     def _push_room_now(self) -> None:
         self._room_push = None
@@ -203,6 +208,10 @@ class LiveRoom:
         self.push_room(now=True)
 
     def close(self) -> None:
-        if self._room_push is not None:
-            self._room_push.cancel()
-            self._room_push = None
+        """The hub forgets this room: nothing of it runs on. (The absence watch holds this room's
+        ``zombies_changed`` and the hub's closures over it: dropped here, the room is freed by
+        reference counting, not left for a full collection.)"""
+        self._cancel_room_push()
+        if self.absence is not None:
+            self.absence.stop()
+            self.absence = None

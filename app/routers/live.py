@@ -94,7 +94,7 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
     if admission is None:
         return
     connection = Connection(websocket, player.id if player else None, app.state.settings.send_queue_limit)
-    connection.on_drop = lambda: live.leave(connection)  # a slow consumer leaves the room at once
+    connection.on_drop = live.leave  # a slow consumer leaves the room at once
     guard = SocketGuard(limiter, connection, websocket.client.host if websocket.client else None, token,
                         app.state.settings.ws_flood_strikes)
     logs.set_ids(room_id=room_id, seat=live.seat_of(connection.player_id),
