@@ -570,7 +570,7 @@ async def run_pace(args, base: str, server_pid: int) -> dict:
             ClientPauses.freeze()
             await tables.play(tables.rooms[first:])
             setup_s = time.perf_counter() - t0
-            await asyncio.sleep(max(args.pace))  # every new table in play
+            await asyncio.sleep(max(args.pace) + args.warmup)  # every new table in play (and --warmup more)
             window = await measure(http, stats, server_pid, args.duration)
             window.pop("view_bytes")
             rss = proc_rss(server_pid)
@@ -616,7 +616,8 @@ def main() -> int:
     parser.add_argument("--rooms", type=int, default=100)
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=0.0,
-                        help="full speed: seconds every room plays before the window (0: the window starts with play)")
+                        help="seconds every room plays before the window (full speed: 0 starts the window with play; "
+                             "human pace: after the slowest seat's first move)")
     parser.add_argument("--spectators", type=int, default=0, help="one extra room watched by this many sockets")
     parser.add_argument("--postgres", default="", help="a PostgreSQL URL (a fresh database is made on that server)")
     parser.add_argument("--no-pin", action="store_true", help="do not pin server and load to cores 0 and 1")
