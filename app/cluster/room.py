@@ -9,6 +9,7 @@ not know whether its match runs here or is mirrored: it pushes what the match gi
 
 from __future__ import annotations
 
+import weakref
 from typing import Callable
 
 from app.cluster.bus import Bus
@@ -70,17 +71,22 @@ class _Announced(set):
 
     def __init__(self, room: ClusterRoom):
         super().__init__()
-        self.room = room
+        self._room = weakref.ref(room)  # (the room holds this set: no reference cycle)
 
     def add(self, connection) -> None:
         if connection not in self:
             super().add(connection)
-            self.room._announce(connection.player_id, +1)
+            self._announce(connection.player_id, +1)
 
     def discard(self, connection) -> None:
         if connection in self:
             super().discard(connection)
-            self.room._announce(connection.player_id, -1)
+            self._announce(connection.player_id, -1)
+
+    def _announce(self, player_id: str | None, change: int) -> None:
+        room = self._room()
+        if room is not None:
+            room._announce(player_id, change)
 
     def remove(self, connection) -> None:
         if connection not in self:

@@ -20,6 +20,7 @@ from app.correspondence.path import correspondence_path
 from app.db import Database
 from app.errors import ApiError
 from app.keyed_locks import KeyedLocks
+from app.live.match import Match as LiveMatch
 from app.live.room import LiveRoom
 from app.live.runner import MatchRunner, Writer
 from app.live.writer import ActionWriter
@@ -46,8 +47,7 @@ class Hub:
         self._locks = KeyedLocks()  # per room, living only while used (a 404 leaves none)
         self._used: dict[str, float] = {}  # room id -> when last asked for (``room``); idle ones are swept
         self._idle_sweeper: asyncio.Task | None = None
-        # Work the caller does not wait for (zombie notices being stored, a new name being told),
-        # held here so that it is not collected before it ends.
+        # Work the caller does not wait for (a zombie notice, a new name), kept till it ends.
         self._background: set[asyncio.Task] = set()
         self.bot_threads = ThreadPoolExecutor(max_workers=settings.bot_workers, thread_name_prefix="bots")
         self.notifier = None  # Web Push (app/push/): set by the app; each match run here notifies through it
@@ -99,19 +99,25 @@ class Hub:
         """A player's name changed: their tables show the new name (``tell_new_name``)."""
         self._in_background(tell_new_name(self, player_id, room_ids[:RENAMED_PUSH_ROOMS]))
 
-    async def attach_match(self, room_id: str, match_id: str, started=None) -> MatchRunner:
+    async def attach_match(self, room_id: str, match_id: str, started=None) -> LiveMatch:
         """Run the match just started in ``room_id``. ``started`` (room and match as the starting
         transaction read them, e.g. ``rematch.service.Started``) spares reading them back."""
         live = await self.room(room_id)
-        live.apply_info(started.room if started is not None else await self.db.run(store.room_info, room_id))
-        live.push_room(now=True)  # "running" before the first view: no page shows a table beside the lobby
-        runner = self._runner(started.match if started is not None else await self.db.run(store.load_match, match_id))
-        log.info("match started", extra={"event": "match_started", "game": runner.engine.id,
-                                         "room_id": room_id, "match_id": match_id})
-        live.attach(runner)
-        runner.start_clocks()
-        live.push_views()
-        runner.reschedule()
+        info = started.room if started is not None else await self.db.run(store.room_info, room_id)
+        match = started.match if started is not None else await self.db.run(store.load_match, match_id)
+        if self.rooms.get(room_id) is not live:  # forgotten meanwhile (its last socket closed): loaded
+            live = await self.room(room_id)  # again, it runs the match already; a second runner would race it
+        runner = live.runner if live.runner is not None and live.runner.match_id == match_id else None
+        if runner is None:
+            live.apply_info(info)
+            live.push_room(now=True)  # "running" before the first view: no page shows a table beside the lobby
+            runner = self._runner(match)
+            log.info("match started", extra={"event": "match_started", "game": runner.engine.id,
+                                             "room_id": room_id, "match_id": match_id})
+            live.attach(runner)
+            runner.start_clocks()
+            live.push_views()
+            runner.reschedule()
         if runner.events is not None:
             runner.events.started(runner)
         return runner

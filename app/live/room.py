@@ -209,9 +209,12 @@ class LiveRoom:
 
     def close(self) -> None:
         """The hub forgets this room: nothing of it runs on. (The absence watch holds this room's
-        ``zombies_changed`` and the hub's closures over it: dropped here, the room is freed by
-        reference counting, not left for a full collection.)"""
+        ``zombies_changed`` and the hub's closures over it, and its match listens through it: both
+        dropped here, the room and its match are freed by reference counting, not left for a full
+        collection.)"""
         self._cancel_room_push()
         if self.absence is not None:
             self.absence.stop()
             self.absence = None
+        if self.runner is not None:
+            self.runner.listener = None

@@ -44,6 +44,7 @@ from app.observability import metrics
 log = logging.getLogger("asobiba.gc")
 
 NEVER = 2**31 - 1  # a threshold the oldest generation's count never reaches
+UNCOUNTED_EVERY_SECONDS = 600  # full collections on a clock where the heap's size is not counted
 
 
 def tune_gc(young: int, middle: int = 0, full: int = 0) -> None:
@@ -128,6 +129,12 @@ class FullCollections(_Every):
     def start(self) -> None:
         if self._handle is None:
             self._base, self._last = sys.getallocatedblocks(), time.monotonic()
+            if self._base == 0 and self.growth > 0 and self.most_every <= 0:
+                # No count of the heap (PYTHONMALLOC=malloc, a build without pymalloc): the growth
+                # rule would never fire, so cyclic garbage would grow without bound. On the clock.
+                log.warning("the heap's size is not counted here: a full collection every %d s instead",
+                            UNCOUNTED_EVERY_SECONDS)
+                self.most_every = UNCOUNTED_EVERY_SECONDS
         super().start()
 
     def collect(self) -> None:

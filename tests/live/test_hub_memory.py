@@ -101,39 +101,84 @@ def test_a_finished_match_is_freed_without_the_cyclic_collector(database_url):
         server.stop()
 
 
-def test_a_closed_socket_and_a_forgotten_room_are_freed_without_the_cyclic_collector(database_url):
+def test_closed_sockets_and_a_forgotten_room_are_freed_without_the_cyclic_collector(database_url):
     """A socket lives as long as its player stays, so its objects reach the collector's oldest
     generation, which only a full collection scans; its room as long as its table. Once closed
-    and forgotten, reference counting must free them (issue 34: the frames extension in the
-    socket's scope, the slow-consumer callback and the room's absence watch each made a cycle, and
-    every closed socket left ~80 objects for a full collection)."""
+    and forgotten, reference counting must free them with the room's finished match (issue 34: the
+    frames extension in the socket's scope, the slow-consumer callback, the room's absence watch and
+    its match's listener each made a cycle, and every closed socket left ~80 objects for a full
+    collection)."""
     import gc
+    import random
     import weakref
 
     from app.live.socket_protocol import FRAMES_EXTENSION, FrameWritingProtocol
+    from tests.support.driver import play_over_sockets, setup_room
 
     server = start_in_thread(database_url)
     try:
         hub = server.app.state.hub
-        host = Api.new_player(server.base_url, "Host")
-        room_id = host.post("/api/rooms", {"game": "synomilia"}).json()["id"]
-        socket = Socket(server.ws_url, room_id, host.token)
-        socket.recv_until(lambda m: m["type"] == "room")
+        room_id, apis = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 0})
+        assert apis[0].post(f"/api/rooms/{room_id}/start").status_code == 200
+        sockets = {seat: Socket(server.ws_url, room_id, api.token) for seat, api in enumerate(apis)}
+        final = play_over_sockets(apis[0], room_id, sockets, random.Random(5))  # a finished match
+        assert final["outcome"] is not None
         live = hub.rooms[room_id]
-        (connection,) = live.connections
+        connection = next(c for c in live.connections if c.player_id == apis[0].player_id)
         protocol = connection.websocket.scope["extensions"][FRAMES_EXTENSION]["write"].__self__
         assert isinstance(protocol, FrameWritingProtocol)
-        kept = [weakref.ref(o) for o in (connection, connection.websocket, protocol, live)]
+        kept = [weakref.ref(o) for o in (connection, connection.websocket, protocol, live, live.runner)]
         del live, connection, protocol
         # From here only reference counting frees anything: what exists is out of every
         # collection's reach (the app's own timed collections call the collector explicitly).
         gc.freeze()
         try:
-            socket.close()
+            for sock in sockets.values():
+                sock.close()
             assert wait_for(lambda: room_id not in hub.rooms)  # its last socket gone: forgotten
-            assert wait_for(lambda: all(ref() is None for ref in kept), timeout=3), [
+            assert wait_for(lambda: all(ref() is None for ref in kept)), [
                 type(ref()).__name__ for ref in kept if ref() is not None]
         finally:
             gc.unfreeze()
+    finally:
+        server.stop()
+
+
+def test_a_room_forgotten_while_its_match_starts_runs_it_once(database_url):
+    """The last socket of a room closes while a start is being written: the hub forgets the room
+    (nothing ran in it) while ``attach_match`` waits for the database. The match must run in the
+    room the hub holds, once: not in the forgotten room (no socket would see it, no absence watch
+    would replace a player who left), nor a second time beside the runner the reload made."""
+    import asyncio
+
+    from app import store
+    from tests.support.driver import setup_room
+
+    server = start_in_thread(database_url)
+    try:
+        hub = server.app.state.hub
+        room_id, apis = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 0})
+
+        async def scenario() -> tuple:
+            before = await hub.room(room_id)
+
+            def start(session) -> str:
+                match = store.start_match(session, store.get_room(session, room_id, for_update=True))
+                session.commit()
+                return match.id
+
+            match_id = await hub.db.run(start)
+            # forgotten during attach_match's first wait (a socket's close does exactly this)
+            asyncio.get_running_loop().call_soon(hub.forget_if_idle, room_id)
+            runner = await hub.attach_match(room_id, match_id)
+            return before, hub.rooms.get(room_id), runner, match_id
+
+        loop = hub._idle_sweeper.get_loop()
+        before, live, runner, match_id = asyncio.run_coroutine_threadsafe(scenario(), loop).result(30)
+        assert live is not None and live is not before, "the room was forgotten and loaded again"
+        assert live.runner is runner and runner.match_id == match_id
+        assert before.runner is None, "nothing runs in the forgotten room"
+        view = apis[0].get(f"/api/rooms/{room_id}/view").json()
+        assert view["match_id"] == match_id
     finally:
         server.stop()

@@ -36,20 +36,20 @@ def _full_collections_seen(full: FullCollections, done, meanwhile=lambda: None) 
     seen: list[int] = []
     looks: list[int] = []
 
-    def count(phase: str, info: dict) -> None:
-        if phase == "stop" and info["generation"] == 2:
-            seen.append(1)
-
     def look(collect=full.collect) -> None:
         looks.append(1)
         collect()
 
+    def collect_now(size=None, collect=full.collect_now) -> None:  # this instance's only
+        seen.append(1)
+        collect(size)
+
     full.collect = look  # type: ignore[method-assign]
+    full.collect_now = collect_now  # type: ignore[method-assign]
 
     async def scenario() -> None:
         before = gc.get_threshold()
         gc.set_threshold(before[0], before[1], 2**31 - 1)  # no full collection by itself
-        gc.callbacks.append(count)
         full.start()
         meanwhile()
         try:
@@ -58,7 +58,6 @@ def _full_collections_seen(full: FullCollections, done, meanwhile=lambda: None) 
                 await asyncio.sleep(full.interval / 4)
         finally:
             full.stop()
-            gc.callbacks.remove(count)
             gc.set_threshold(*before)
 
     asyncio.run(scenario())
@@ -92,6 +91,28 @@ def test_a_heap_of_steady_size_is_not_stopped_for_a_full_collection():
     assert _full_collections_seen(FullCollections(0.02, growth=0.25), fifteen_looks) == 0
     timed = FullCollections(0.02, growth=0.25, most_every=0.05)
     assert _full_collections_seen(timed, lambda looks, seen: seen >= 2) >= 2
+
+
+def test_where_the_heap_is_not_counted_full_collections_run_on_a_clock(monkeypatch):
+    """Under ``PYTHONMALLOC=malloc`` ``sys.getallocatedblocks()`` is 0: the growth rule would
+    never fire and cyclic garbage would grow without bound."""
+    from app.observability import gc_tuning
+
+    monkeypatch.setattr(gc_tuning.sys, "getallocatedblocks", lambda: 0)
+    full = FullCollections(10.0, growth=0.25)
+    assert _full_collections_seen(full, lambda looks, seen: True) == 0  # (started and stopped)
+    assert full.most_every == gc_tuning.UNCOUNTED_EVERY_SECONDS
+
+
+def test_the_allowance_follows_the_smallest_heap_since_the_last_collection(monkeypatch):
+    """A server that shrank (its evening over) does not keep its peak's allowance: from 1,000
+    blocks down to 800, 1,010 is a quarter more than the smallest and is collected."""
+    from app.observability import gc_tuning
+
+    sizes = iter([1000, 800, 1010])  # at the start, then at each look
+    monkeypatch.setattr(gc_tuning.sys, "getallocatedblocks", lambda: next(sizes, 1010))
+    full = FullCollections(0.01, growth=0.25)
+    assert _full_collections_seen(full, lambda looks, seen: looks >= 2 or seen > 0) == 1
 
 
 def test_timed_collections_run_young_and_middle_ones_on_a_clock():
