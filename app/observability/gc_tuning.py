@@ -144,10 +144,15 @@ class FullCollections(_Every):
         if grown or (self.most_every > 0 and time.monotonic() - self._last >= self.most_every):
             self.collect_now(size)
 
-    def collect_now(self, size: int | None = None) -> None:
+    def collect_now(self, size: int | None = None) -> bool:
+        """A full collection now; False if none ran (``gc.collect()`` does nothing while another
+        thread's collection runs its finalizers): the size it would have set stays, next look again."""
         size = sys.getallocatedblocks() if size is None else size
-        started = time.perf_counter()
+        started, before = time.perf_counter(), gc.get_stats()[2]["collections"]
         found = gc.collect()
+        if gc.get_stats()[2]["collections"] == before:
+            return False
         self._base, self._last = sys.getallocatedblocks(), time.monotonic()
         log.info("full garbage collection: heap %d → %d blocks, %d objects in reference cycles, %.0f ms",
                  size, self._base, found, 1000 * (time.perf_counter() - started))
+        return True

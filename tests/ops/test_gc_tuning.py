@@ -40,9 +40,9 @@ def _full_collections_seen(full: FullCollections, done, meanwhile=lambda: None) 
         looks.append(1)
         collect()
 
-    def collect_now(size=None, collect=full.collect_now) -> None:  # this instance's only
+    def collect_now(size=None, collect=full.collect_now) -> bool:  # this instance's only
         seen.append(1)
-        collect(size)
+        return collect(size)
 
     full.collect = look  # type: ignore[method-assign]
     full.collect_now = collect_now  # type: ignore[method-assign]
@@ -113,6 +113,27 @@ def test_the_allowance_follows_the_smallest_heap_since_the_last_collection(monke
     monkeypatch.setattr(gc_tuning.sys, "getallocatedblocks", lambda: next(sizes, 1010))
     full = FullCollections(0.01, growth=0.25)
     assert _full_collections_seen(full, lambda looks, seen: looks >= 2 or seen > 0) == 1
+
+
+def test_a_full_collection_that_could_not_run_keeps_the_allowance():
+    """``gc.collect()`` does nothing while a collection is under way (another thread's, running
+    finalizers): that must not count as a collection, or the heap's new base would hide the
+    garbage until it grew a quarter more."""
+    full = FullCollections(10.0, growth=0.25)
+    full._base = 123
+    answers: list[bool] = []
+
+    def during(phase: str, info: dict) -> None:
+        if phase == "start" and not answers:
+            answers.append(full.collect_now())  # inside a collection: gc.collect() returns at once
+
+    gc.callbacks.append(during)
+    try:
+        gc.collect(0)
+    finally:
+        gc.callbacks.remove(during)
+    assert answers == [False] and full._base == 123
+    assert full.collect_now() is True and full._base != 123
 
 
 def test_timed_collections_run_young_and_middle_ones_on_a_clock():
