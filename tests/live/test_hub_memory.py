@@ -4,13 +4,18 @@ with a socket stays and keeps pushing."""
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import random
 import secrets
 import time
+import weakref
 
 import pytest
 
 from app.clock import FakeClock
 from tests.support.clients import Api, Socket
+from tests.support.driver import play_over_sockets, setup_room
 from tests.support.server import start_in_thread
 
 IDLE = 0.4
@@ -32,6 +37,24 @@ def wait_for(condition, timeout: float = 10.0) -> bool:
             return True
         time.sleep(0.05)
     return condition()
+
+
+def started_table(server) -> tuple[str, list[Api], dict[int, Socket]]:
+    """Aki and Ben at a Synomilia table whose match has started, each with a socket."""
+    room_id, apis = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 0})
+    assert apis[0].post(f"/api/rooms/{room_id}/start").status_code == 200
+    return room_id, apis, {seat: Socket(server.ws_url, room_id, api.token) for seat, api in enumerate(apis)}
+
+
+@contextlib.contextmanager
+def only_reference_counting():
+    """What exists is out of every collection's reach (the app's own timed collections call the
+    collector explicitly, so switching it off is not enough): only reference counting frees it."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def test_joins_of_unknown_rooms_leave_no_lock(idle_server):
@@ -72,29 +95,18 @@ def test_a_finished_match_is_freed_without_the_cyclic_collector(database_url):
     """A match's runner and its parts (views, timers, platform path) hold no reference cycle: once
     a rematch replaces it, reference counting frees it with its kept states at once (issue 34: a
     cycle per match reached the oldest generation, which only a full collection scans)."""
-    import gc
-    import random
-    import weakref
-
-    from tests.support.driver import play_over_sockets, setup_room
-
     server = start_in_thread(database_url)
     try:
-        room_id, apis = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 0})
-        assert apis[0].post(f"/api/rooms/{room_id}/start").status_code == 200
-        sockets = {seat: Socket(server.ws_url, room_id, api.token) for seat, api in enumerate(apis)}
+        room_id, apis, sockets = started_table(server)
         first = sockets[0].latest_view()
         runner = weakref.ref(server.app.state.hub.rooms[room_id].runner)
         final = play_over_sockets(apis[0], room_id, sockets, random.Random(3))
         assert final["match_id"] == first["match_id"] and final["outcome"] is not None
-        gc.freeze()  # from here only reference counting frees anything (see the test below)
-        try:
+        with only_reference_counting():
             for sock in sockets.values():
                 sock.send({"type": "rematch"})
             sockets[0].recv_until(lambda m: m["type"] == "view" and m["match_id"] != first["match_id"], timeout=20)
             assert wait_for(lambda: runner() is None), gc.get_referrers(runner())
-        finally:
-            gc.unfreeze()
         for sock in sockets.values():
             sock.close()
     finally:
@@ -108,19 +120,12 @@ def test_closed_sockets_and_a_forgotten_room_are_freed_without_the_cyclic_collec
     frames extension in the socket's scope, the slow-consumer callback, the room's absence watch and
     its match's listener each made a cycle, and every closed socket left ~80 objects for a full
     collection)."""
-    import gc
-    import random
-    import weakref
-
     from app.live.socket_protocol import FRAMES_EXTENSION, FrameWritingProtocol
-    from tests.support.driver import play_over_sockets, setup_room
 
     server = start_in_thread(database_url)
     try:
         hub = server.app.state.hub
-        room_id, apis = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 0})
-        assert apis[0].post(f"/api/rooms/{room_id}/start").status_code == 200
-        sockets = {seat: Socket(server.ws_url, room_id, api.token) for seat, api in enumerate(apis)}
+        room_id, apis, sockets = started_table(server)
         final = play_over_sockets(apis[0], room_id, sockets, random.Random(5))  # a finished match
         assert final["outcome"] is not None
         live = hub.rooms[room_id]
@@ -129,17 +134,12 @@ def test_closed_sockets_and_a_forgotten_room_are_freed_without_the_cyclic_collec
         assert isinstance(protocol, FrameWritingProtocol)
         kept = [weakref.ref(o) for o in (connection, connection.websocket, protocol, live, live.runner)]
         del live, connection, protocol
-        # From here only reference counting frees anything: what exists is out of every
-        # collection's reach (the app's own timed collections call the collector explicitly).
-        gc.freeze()
-        try:
+        with only_reference_counting():
             for sock in sockets.values():
                 sock.close()
             assert wait_for(lambda: room_id not in hub.rooms)  # its last socket gone: forgotten
             assert wait_for(lambda: all(ref() is None for ref in kept)), [
                 type(ref()).__name__ for ref in kept if ref() is not None]
-        finally:
-            gc.unfreeze()
     finally:
         server.stop()
 
@@ -152,7 +152,6 @@ def test_a_room_forgotten_while_its_match_starts_runs_it_once(database_url):
     import asyncio
 
     from app import store
-    from tests.support.driver import setup_room
 
     server = start_in_thread(database_url)
     try:
