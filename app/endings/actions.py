@@ -181,7 +181,11 @@ def _decide(table: Table, seat: int, request: dict, seats: Seats) -> dict:
 
 
 def _resigned_outcome(team: list[int], seats: Seats) -> dict:
-    ranks = [1 if s in team else 0 for s in range(seats.num_players)]
+    """Everyone else shares first place; the resigning seat (or team) is last. A rank is the number
+    of seats strictly better (as every game's own outcome counts it), so a resigner of three is 3rd,
+    never 2nd: resigning must not score better than playing a lost game out."""
+    beaten_by = seats.num_players - len(team)
+    ranks = [beaten_by if s in team else 0 for s in range(seats.num_players)]
     reason = (f"the team of seats {', '.join(map(str, team))} conceded" if len(team) > 1
               else f"seat {team[0]} resigned")
     return {"ranks": ranks, "reason": reason, "ending": "resigned", **({"teams": seats.teams} if seats.teams else {})}

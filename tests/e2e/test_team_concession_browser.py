@@ -80,5 +80,5 @@ def test_a_team_concedes_when_both_of_its_players_agree(server, browser, shots):
     teammate.screenshot(path=str(shots / "concession-ended-390.png"), full_page=True)
     final = httpx.get(f"{server.base_url}/api/rooms/{room_id}/view").json()["outcome"]
     assert final["ending"] == "resigned" and final["teams"] == teams
-    assert all(final["ranks"][seat] == 1 for seat in teams[0]) and all(final["ranks"][seat] == 0 for seat in teams[1])
+    assert all(final["ranks"][seat] == 2 for seat in teams[0]) and all(final["ranks"][seat] == 0 for seat in teams[1])
     assert errors == []

@@ -79,9 +79,10 @@ def test_a_team_game_gives_every_member_the_team_place_and_its_points():
 def test_places_without_teams_are_the_rank_plus_one_as_the_end_panel_says():
     assert places({"a": 0, "b": 1, "c": 2}) == {"a": 1, "b": 2, "c": 3}
     assert places({"a": 0, "b": 0, "c": 2}) == {"a": 1, "b": 1, "c": 3}
-    assert places({"a": 0, "b": 0, "c": 1}) == {"a": 1, "b": 1, "c": 2}  # a resign: "Rank 2"
-    # a team's concession ranks its members 1, the others 0: the losing team is 2nd there too
-    assert places({"a": 1, "b": 0, "c": 1, "d": 0}, [["a", "c"], ["b", "d"]]) == {"a": 2, "c": 2, "b": 1, "d": 1}
+    assert places({"a": 0, "b": 0, "c": 2}) == {"a": 1, "b": 1, "c": 3}  # a resign of three: "Rank 3", last
+    # a team's concession ranks its members 2 (the other team's two seats better), the others 0:
+    # the losing team is 2nd, as places count teams
+    assert places({"a": 2, "b": 0, "c": 2, "d": 0}, [["a", "c"], ["b", "d"]]) == {"a": 2, "c": 2, "b": 1, "d": 1}
     assert places({"a": None, "b": None}) == {"a": None, "b": None}  # aborted
 
 

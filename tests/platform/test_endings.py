@@ -48,6 +48,19 @@ def replays_exactly(server, database_url, match_id):
     return export
 
 
+def test_a_resigner_of_three_is_last_not_second(server):
+    """Resigning must not score better than playing a lost game out: of three, the resigner is
+    3rd (both others strictly better), in the outcome, the end panel's rank and the match list's
+    place (which a game night scores)."""
+    room_id, (aki, ben, cho) = started(server, game="three_magic", names=("Aki", "Ben", "Cho"))
+    ended = act(cho, room_id, {"platform": "resign"})
+    assert ended.status_code == 200, ended.text
+    assert ended.json()["outcome"]["ranks"] == [0, 0, 2]
+    listed = {api.player_id: api.get(f"/api/players/{api.player_id}/matches").json()["matches"][0]
+              for api in (aki, ben, cho)}
+    assert [listed[api.player_id]["place"] for api in (aki, ben, cho)] == [1, 1, 3]
+
+
 def test_resign_ends_the_match_rated_logged_and_replayed(server, database_url):
     room_id, (aki, ben) = started(server)
     socket = Socket(server.ws_url, room_id, aki.token)
@@ -128,7 +141,8 @@ def test_a_team_concedes_only_by_its_members_votes(server):
     ended = act(apis[mate], room_id, {"platform": "resign"}).json()
     outcome = ended["outcome"]
     assert outcome["ending"] == "resigned" and outcome["teams"] == teams
-    assert all(outcome["ranks"][s] == 1 for s in teams[0]) and all(outcome["ranks"][s] == 0 for s in teams[1])
+    # the conceding team is last: each member has the other team's two seats strictly better
+    assert all(outcome["ranks"][s] == 2 for s in teams[0]) and all(outcome["ranks"][s] == 0 for s in teams[1])
 
 
 def test_leave_mid_match_a_bot_at_once_and_the_seat_taken_back(fake_clock_server):
