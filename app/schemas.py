@@ -6,6 +6,7 @@ import math
 from typing import Annotated, Any, Literal
 
 import engines
+from app import json_codec
 from fastapi import Path
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
@@ -18,7 +19,8 @@ MAX_OFFSET = 1_000_000  # deepest page of any list
 
 def json_problem(value: Any, depth: int = 0) -> str | None:
     """Why a client's JSON value cannot be taken as it is (None if it can): nesting deeper than
-    MAX_DEPTH, integers beyond ±MAX_INT, NaN or infinities, NUL characters (PostgreSQL stores none)."""
+    MAX_DEPTH, integers beyond ±MAX_INT, NaN or infinities, NUL characters (PostgreSQL stores none),
+    lone surrogates (no UTF-8 encoding: a database or a log line would fail on them)."""
     if depth > MAX_DEPTH:
         return f"nested deeper than {MAX_DEPTH} levels"
     if isinstance(value, bool) or value is None:
@@ -28,7 +30,9 @@ def json_problem(value: Any, depth: int = 0) -> str | None:
     if isinstance(value, float):
         return None if math.isfinite(value) else "numbers must be finite"
     if isinstance(value, str):
-        return "text must not contain NUL characters" if "\x00" in value else None
+        if "\x00" in value:
+            return "text must not contain NUL characters"
+        return "text must be valid Unicode (a lone surrogate)" if json_codec.has_lone_surrogate(value) else None
     # (plain loops: every action frame of the live socket is checked, and generators cost more)
     if isinstance(value, list):
         for item in value:

@@ -96,6 +96,8 @@ def parse_client_frame(text: str) -> ClientMessage:
     """The message a text frame carries, or ``MalformedFrame`` saying what is wrong with it."""
     try:
         data = json_codec.loads(text)
+    except json_codec.InvalidText as exc:
+        raise MalformedFrame(f"the frame is not valid JSON: {exc}") from None
     except ValueError:
         raise MalformedFrame("the frame is not valid JSON") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):

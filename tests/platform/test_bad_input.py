@@ -71,7 +71,9 @@ def test_replay_seat_must_be_ascii_digits(server):
 def test_json_the_database_cannot_store_is_refused_over_rest(server):
     room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"])
     raw = {"Authorization": f"Bearer {host.token}", "Content-Type": "application/json"}
-    bad_values = ['"a\\u0000b"', "NaN", "Infinity", str(2**64), "[" * 40 + "]" * 40]
+    # (a lone surrogate, as a value and as a key: no UTF-8 for the database, a log line or a push)
+    bad_values = ['"a\\u0000b"', "NaN", "Infinity", str(2**64), "[" * 40 + "]" * 40, '"\\ud800"',
+                  '{"\\udc00x": 1}']
     for value in bad_values:
         body = '{"game": "synomilia", "seats": 2, "options": {"x": %s}}' % value
         assert error_code(httpx.post(f"{server.base_url}/api/rooms", content=body, headers=raw), 422) == "invalid_request"
@@ -105,6 +107,16 @@ def test_json_the_database_cannot_store_is_refused_over_the_socket(server):
     assert sock.recv_until(lambda m: m["type"] == "error")["code"] == "malformed"
     sock.send({"type": "chat", "text": "nul\x00inside"})
     assert sock.recv_until(lambda m: m["type"] == "error")["code"] == "malformed"
+    # lone surrogates (text with no character) in a chat line, an action, a key and a message's id:
+    # a clear error each, the socket open (they once crashed its handler: a traceback, close 1000)
+    for frame in ('{"type": "chat", "text": "hi \\ud800"}',
+                  '{"type": "action", "action": {"type": "predict", "card": 3, "x": "\\udfff"}, "version": %d}' % version,
+                  '{"type": "action", "action": {"type": "predict", "card": 3, "\\ud800": 1}, "version": %d}' % version,
+                  '{"type": "ping", "id": "\\ud800"}'):
+        sock.send(frame)
+        error = sock.recv_until(lambda m: m["type"] == "error")
+        assert error["code"] == "malformed" and "surrogate" in error["message"] and "ref" not in error, frame
+    sock.send('{"type": "chat", "text": "a pair is a character: \\ud83d\\ude00"}')  # (an emoji: taken)
     sock.send({"type": "action", "action": {"type": "predict", "card": 3}, "version": version})  # still alive
     assert sock.latest_view(version=version + 1)["version"] == version + 1
     assert json.dumps(host.get(f"/api/rooms/{room_id}/view").json())  # and the REST view still works
