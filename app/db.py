@@ -45,7 +45,11 @@ def make_engine(database_url: str, pool_size: int = 5, max_overflow: int = 10, p
     pool = dict(pool_size=pool_size, max_overflow=max_overflow, pool_timeout=pool_timeout)
     # JSON columns (actions, snapshots, outcomes) through orjson: the action writer's thread holds
     # the GIL while it serializes, and Python's json costs several times more per value.
-    json = dict(json_serializer=json_codec.dumps_text, json_deserializer=json_codec.loads)
+    json = dict(json_serializer=json_codec.dumps_text, json_deserializer=json_codec.loads,
+                # A database error's text leaves out the statement's values: they are actions,
+                # snapshots (hands, seeds), notebooks and room ids (invite secrets), and such an
+                # error reaches the log (docs/operations.md "Logs").
+                hide_parameters=True)
     if database_url.startswith("sqlite"):
         # timeout: a writer waits up to 30 s for SQLite's one write lock instead of failing at once.
         engine = create_engine(database_url, connect_args={"check_same_thread": False, "timeout": 30}, **json, **pool)

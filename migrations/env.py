@@ -13,7 +13,7 @@ target_metadata = Base.metadata
 
 def run_migrations() -> None:
     url = config.get_main_option("sqlalchemy.url") or get_settings().database_url
-    connectable = create_engine(url)
+    connectable = create_engine(url, hide_parameters=True)  # (values stay out of error texts, as in app/db.py)
     with connectable.connect() as connection:
         context.configure(connection=connection, target_metadata=target_metadata,
                           render_as_batch=url.startswith("sqlite"), compare_type=True)

@@ -14,7 +14,7 @@ import pytest
 
 from app.observability.logs import room_ref, scrub
 from tests.support.clients import Socket
-from tests.support.databases import KINDS
+from tests.support.databases import KINDS, POSTGRES_URL
 from tests.support.driver import drain, play_over_sockets, setup_room, stored_match
 from tests.support.server import ServerProcess
 from tests.support.tcp_proxy import server_behind_proxy
@@ -199,3 +199,24 @@ def test_a_process_whose_log_reader_is_stuck_still_exits():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout == "logged\n", (done.returncode, done.stderr[-2000:])
     assert time.monotonic() - started < 30
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_database_error_names_its_statement_but_not_its_values(kind, tmp_path):
+    """A failing statement's text is what reaches the log (an unhandled error's traceback, the
+    action writer's error line): its parameters are game content (actions, snapshots, notebooks)
+    and room ids, so they are left out of it."""
+    from sqlalchemy import text
+
+    from app.db import make_engine
+
+    engine = make_engine(POSTGRES_URL if kind == "postgresql" else f"sqlite:///{tmp_path}/errors.db")
+    try:
+        with engine.connect() as connection:
+            with pytest.raises(Exception) as raised:
+                connection.execute(text("INSERT INTO no_such_table (secret) VALUES (:secret)"),
+                                   {"secret": "the-hand-and-the-seed"})
+    finally:
+        engine.dispose()
+    assert "no_such_table" in str(raised.value)
+    assert "the-hand-and-the-seed" not in str(raised.value) and "the-hand-and-the-seed" not in repr(raised.value)
