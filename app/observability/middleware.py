@@ -36,6 +36,11 @@ def _request_id(scope) -> str:
     return secrets.token_hex(8)
 
 
+# The methods a metric's label names; any other (a client may send any token as its method, each
+# answered 405) is counted as "OTHER", so nobody can add series to /metrics without end.
+KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
 class ObservabilityMiddleware:
     def __init__(self, app):
         self.app = app
@@ -86,7 +91,8 @@ class ObservabilityMiddleware:
         already says it)."""
         seconds = time.perf_counter() - started
         route = _route_of(scope)
-        metrics.HTTP_REQUESTS.labels(scope["method"], route, str(status)).inc()
+        method = scope["method"] if scope["method"] in KNOWN_METHODS else "OTHER"
+        metrics.HTTP_REQUESTS.labels(method, route, str(status)).inc()
         metrics.HTTP_LATENCY.labels(route).observe(seconds)
         if status >= 500 and not already_logged:
             level = logging.ERROR

@@ -53,6 +53,21 @@ def test_metrics_need_a_token_and_follow_sockets(database_url):
         server.stop()
 
 
+def test_made_up_methods_add_no_series(server):
+    """Any token is an HTTP method to a client (each answered 405): they are counted under one
+    "OTHER" label, so nobody can grow /metrics (and the server's memory) without end."""
+    before = scrape(server.base_url)
+    for n in range(30):
+        assert httpx.request(f"BREW{n}", f"{server.base_url}/api/games").status_code == 405
+    after = scrape(server.base_url)
+    assert not any("BREW" in str(key) for key in after)
+    requests = "asobiba_http_requests_total"
+    new_series = {dict(labels)["method"] for name, labels in set(after) - set(before) if name == requests}
+    assert new_series <= {"OTHER", "GET"}  # (GET: the first scrape's own line)
+    made_up = ("asobiba_http_requests_total", dict(method="OTHER", route="/api/games", status="405"))
+    assert value(after, *made_up[:1], **made_up[1]) == value(before, *made_up[:1], **made_up[1]) + 30
+
+
 def test_metrics_are_off_without_any_token(database_url):
     server = start_in_thread(database_url, admin_token="", metrics_token="")
     try:
