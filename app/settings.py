@@ -34,6 +34,10 @@ class Settings(BaseSettings):
     resync_window: int = Field(default=32, ge=1, le=256)
     # Seconds a server-side bot waits before acting, so humans can follow (room option overrides).
     bot_think_seconds: float = 0.8
+    # True: a table with no person at it (every seat a bot's) plays on by itself, for a bot
+    # tournament or the engines' end-to-end tests; by default its bots wait for a person and the
+    # match is aborted after UNATTENDED_END_SECONDS (app/live/timers.py), and it cannot start.
+    unattended_tables_play: bool = False
     # Threads the bots think on (a strong bot's move is up to 0.4 s of Python), of their own: a
     # crowd of thinking bots queues behind itself, never in front of readiness probes or votes.
     bot_workers: int = 4
@@ -208,17 +212,22 @@ class Settings(BaseSettings):
     @field_validator("forwarded_allow_ips")
     @classmethod
     def _addresses(cls, value: str) -> str:
-        import ipaddress
-        for item in (item.strip() for item in value.split(",")):
-            if item and item != "*":
-                try:
-                    ipaddress.ip_network(item, strict=False)
-                except ValueError:
-                    raise ValueError(f"FORWARDED_ALLOW_IPS: {item!r} is not an address or network (or '*')") from None
-        return value
+        return valid_addresses(value)
 
     def invite_base(self) -> str:
         return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
+
+
+def valid_addresses(value: str) -> str:
+    """FORWARDED_ALLOW_IPS: addresses and networks, comma separated, or '*'."""
+    import ipaddress
+    for item in (item.strip() for item in value.split(",")):
+        if item and item != "*":
+            try:
+                ipaddress.ip_network(item, strict=False)
+            except ValueError:
+                raise ValueError(f"FORWARDED_ALLOW_IPS: {item!r} is not an address or network (or '*')") from None
+    return value
 
 
 @lru_cache

@@ -66,6 +66,10 @@ const TEXTS = {
   room_not_open: ["The table can change only before the start.", "卓を変えられるのは開始前だけです。"],
   seat_taken: ["That seat is taken.", "その席はもう埋まっています。"],
   seats_empty: ["Every seat must be taken before the start.", "開始するには全部の席が埋まっている必要があります。"],
+  no_players: [
+    "Every seat is a bot's: take a seat to start the match.",
+    "全部の席がボットです。席に着いてから開始してください。",
+  ],
   too_large: ["That is too large.", "データが大きすぎます。"],
   too_many_players: [
     "More people sit here than a table of that size holds.",

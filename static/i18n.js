@@ -49,6 +49,7 @@ const STRINGS = {
   ending_aborted: ["aborted by agreement", "合意で中止"],
   ending_claimed: ["win claimed (the others were gone)", "勝ちの申告（ほかは不在）"],
   ending_abandoned: ["a player abandoned it (a bot finished for them)", "放棄あり（ボットが代わりに最後まで）"],
+  ending_unattended: ["every player had left", "全員が席を離れたため"],
   replay: ["Replay", "リプレイ"],
   name_needed: ["Enter a name first.", "先に名前を入力してください。"],
   set_name: ["Enter", "決定"],

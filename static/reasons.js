@@ -85,6 +85,7 @@ const SENTENCES = [
     },
   ],
   [/aborted by agreement/, () => ["Aborted by agreement.", "合意により中止。"]],
+  [/aborted: every player had left/, () => ["Aborted: every player had left.", "全員が席を離れたため中止。"]],
   // a correspondence deadline the late player loses (app/correspondence)
   [
     /seat (\d+) ran out of time/,

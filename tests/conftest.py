@@ -63,6 +63,15 @@ def server(database_url):
 
 
 @pytest.fixture
+def bots_alone_server(database_url):
+    """A server whose tables of bots alone play by themselves (``UNATTENDED_TABLES_PLAY``): what
+    a test of bots playing whole matches needs; by default such a table waits for a person."""
+    running = start_in_thread(database_url, unattended_tables_play=True)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
 def fake_clock_server(database_url):
     running = start_in_thread(database_url, clock=FakeClock())
     yield running

@@ -120,8 +120,7 @@ class ClusterHub(Hub):
         info = await self.db.run(store.room_info, room_id)
         if room_id in self.rooms:
             return self.rooms[room_id]
-        live = ClusterRoom(self.bus, self.presence, self.background.later, room_id, self.settings.invite_base(),
-                           self.settings.bot_think_seconds, self.settings.room_push_interval)
+        live = ClusterRoom(self.bus, self.presence, self.background.later, room_id, self.settings)
         live.apply_info(info)
         subscribed = self.bus.subscribe(live.channel, lambda message, r=room_id: self.channels.heard(r, message))
         self.rooms[room_id] = live

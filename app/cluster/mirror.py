@@ -44,6 +44,7 @@ class MirrorMatch:
         self.bot_levels: dict[int, str] = {}
         self.zombie_seats: set[int] = set()
         self.bot_think_seconds = 0.0
+        self.unattended = False
         self.lock = asyncio.Lock()
         self.closing = False
         self.events = None  # the owner notifies, never a mirror

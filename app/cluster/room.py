@@ -19,8 +19,8 @@ from app.live.room import LiveRoom
 
 
 class ClusterRoom(LiveRoom):
-    def __init__(self, bus: Bus, presence: Presence, later: Callable, room_id: str, *args, **kwargs):
-        super().__init__(room_id, *args, **kwargs)
+    def __init__(self, bus: Bus, presence: Presence, later: Callable, room_id: str, settings):
+        super().__init__(room_id, settings)
         self.bus = bus
         self.presence = presence
         self.later = later  # runs a coroutine in the background (``Background.later``)

@@ -12,6 +12,8 @@ and logs the decision itself under the pseudo-seat ``PLATFORM``:
 - ``{"platform": "end", "kind": "resigned" | "aborted" | "claimed" | "timeout", "seat": s, "outcome": {...}}``
   — the match is over with that outcome (written into the entry, so a replay needs nothing else);
   ``timeout``: seat s missed a correspondence deadline and the host chose that the late player loses;
+  an ``aborted`` end of seat ``PLATFORM`` (outcome ``ending`` "unattended"): no person was at the
+  table for ``UNATTENDED_END_SECONDS`` (app/live/timers.py);
 - ``{"platform": "deadline", "seat": s, "then": "bot", "move": {...}}`` — seat s missed a
   correspondence deadline (app/correspondence) and the game's bot played ``move`` for it.
 
@@ -189,6 +191,14 @@ def _resigned_outcome(team: list[int], seats: Seats) -> dict:
     reason = (f"the team of seats {', '.join(map(str, team))} conceded" if len(team) > 1
               else f"seat {team[0]} resigned")
     return {"ranks": ranks, "reason": reason, "ending": "resigned", **({"teams": seats.teams} if seats.teams else {})}
+
+
+def unattended_end() -> dict:
+    """The logged end of a match at which no person sat for a while (every seat a bot's: the
+    host's bots, and bots playing for everyone who left or went away): aborted, so unrated, as
+    the platform's decision (``PLATFORM``), not any seat's. (app/live/timers.py: the bots of
+    such a table wait for a person rather than play on by themselves.)"""
+    return _end("aborted", PLATFORM, {"ranks": None, "reason": "aborted: every player had left", "ending": "unattended"})
 
 
 def _end(kind: str, seat: int, outcome: dict) -> dict:

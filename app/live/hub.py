@@ -223,8 +223,7 @@ class Hub:
         info, match = await self.db.run(read)
         if room_id in self.rooms:  # loaded meanwhile by attach_match/refresh
             return self.rooms[room_id]
-        live = LiveRoom(room_id, self.settings.invite_base(), self.settings.bot_think_seconds,
-                        self.settings.room_push_interval)
+        live = LiveRoom(room_id, self.settings)
         self._watch_absence(live)
         live.apply_info(info)
         if match is not None:

@@ -15,6 +15,7 @@ from typing import Protocol
 from app.live.match import Match
 from app.live.wire import Encoded
 from app.live.zombies import AbsenceWatch
+from app.settings import Settings
 from app.store import RoomInfo
 
 
@@ -29,18 +30,20 @@ class Subscriber(Protocol):
 
 
 class LiveRoom:
-    def __init__(self, room_id: str, invite_base: str, bot_think_seconds: float, push_interval: float = 0.05):
+    def __init__(self, room_id: str, settings: Settings):
         self.id = room_id
-        self.invite_base = invite_base
-        self.push_interval = push_interval
+        self.invite_base = settings.invite_base()
+        self.push_interval = settings.room_push_interval
+        # UNATTENDED_TABLES_PLAY: a table with no person at it plays on by itself (else its bots
+        # wait for a person: app/live/timers.py)
+        self.plays_unattended = settings.unattended_tables_play
         self.connections: set[Subscriber] = set()
         self.runner: Match | None = None
         self.summary_base: dict = {}
         self.seat_by_player: dict[str, int] = {}
         self.bot_seats: set[int] = set()
         self.bot_levels: dict[int, str] = {}  # bot seat -> "easy" | "strong" (zombie seats: easy)
-        self.default_bot_think_seconds = bot_think_seconds
-        self.bot_think_seconds = bot_think_seconds
+        self.default_bot_think_seconds = self.bot_think_seconds = settings.bot_think_seconds
         self._room_push: asyncio.TimerHandle | None = None
         self.absence: AbsenceWatch | None = None  # zombie seats; set by the hub
 
@@ -77,6 +80,8 @@ class LiveRoom:
     def _configure(self, runner: Match) -> None:
         runner.bot_seats = set(self.bot_seats) | self.zombie_seats()
         runner.zombie_seats = self.zombie_seats()
+        seats = {s["seat"] for s in self.summary_base.get("seats", [])}
+        runner.unattended = not self.plays_unattended and bool(seats) and seats <= runner.bot_seats
         runner.bot_levels = dict(self.bot_levels)
         runner.bot_think_seconds = self.bot_think_seconds
 

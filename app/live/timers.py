@@ -15,6 +15,7 @@ import weakref
 from concurrent.futures import Executor
 from typing import Any, Protocol
 
+from app.endings import actions as platform
 from app.errors import ApiError
 from app.observability import metrics
 from engines.protocol import SYSTEM, Engine
@@ -29,6 +30,12 @@ def step_delay(engine, state) -> float:
     """How long the SYSTEM step the state awaits waits (a delayed reveal), in seconds."""
     return float(engine.delay(state))
 
+
+# A table at which no person sits any more (every seat a bot's: the host's bots, and bots playing
+# for everyone who left or went away) does not play by itself for nobody, which would also let
+# anyone burn the server's CPU with tables of bots: its bots wait for a person to come back, and
+# after this long the match is aborted ("every player had left"; unrated).
+UNATTENDED_END_SECONDS = 600.0
 
 # Automatic steps applied with the action that made them due at once (a bound, not a rule: no
 # game chains more than a couple).
@@ -64,9 +71,17 @@ class Timed(Protocol):
     awaited: frozenset[int]
     bot_seats: set[int]
     bot_think_seconds: float
+    unattended: bool
     bot_threads: Executor | None
     closing: bool
     corr: Any  # app/correspondence/path.py, or None
+
+    lock: asyncio.Lock
+    platform: Any  # app/live/platform_path.py: ``record`` logs a platform action (the runner's lock held)
+    status: str
+
+    @property
+    def finished(self) -> bool: ...
 
     def bot_policy(self, seat: int): ...
     async def submit(self, seat: int, action, version: int | None) -> int: ...
@@ -85,6 +100,7 @@ class MatchTimers:
         # (so a move costs no timer task per awaited seat).
         self._clock_task: asyncio.Task | None = None
         self._clock_due: float | None = None
+        self._unattended_since: float | None = None  # since when no person is at the table
 
     @property
     def runner(self) -> Timed:
@@ -103,10 +119,16 @@ class MatchTimers:
             delay = step_delay(runner.engine, runner.state)
             action = runner.engine.legal_actions(runner.state, SYSTEM)[0]
             self._start(self._at(self.clock.now() + delay, SYSTEM, action, runner.version))
-        else:
+        elif not runner.unattended:
             for seat in sorted(awaited):
                 if seat in runner.bot_seats:
                     self._start(self._bot_move(seat, runner.version, self.clock.now() + runner.bot_think_seconds))
+        if not runner.unattended:
+            self._unattended_since = None
+        elif not runner.finished:
+            if self._unattended_since is None:
+                self._unattended_since = self.clock.now()
+            self._start(self._end_unattended(self._unattended_since))
         self._arm_clock()
         if runner.corr is not None:
             runner.corr.arm_warnings(self.deadlines if awaited else {}, runner.bot_seats)
@@ -149,6 +171,20 @@ class MatchTimers:
             action = rng.choice(legal)
         metrics.bot_thought(runner.engine.id, time.perf_counter() - started)
         await self._submit_quietly(runner, seat, action, version)
+
+    async def _end_unattended(self, since: float) -> None:
+        runner = self.runner
+        await self.clock.sleep_until(since + UNATTENDED_END_SECONDS)
+        async with runner.lock:
+            if (self._unattended_since != since or not runner.unattended or runner.finished
+                    or runner.status != "running" or runner.closing):
+                return  # a person came back meanwhile (or the match is over)
+            try:
+                await runner.platform.record(platform.unattended_end())
+            except ApiError as exc:  # not the owner any more, the database is down...: tried again on a reload
+                log.warning("an unattended match %s was not ended: %s", runner.match_id, exc.message)
+                return
+        log.info("unattended match aborted", extra={"match_id": runner.match_id, "event": "unattended_ended"})
 
     @staticmethod
     async def _submit_quietly(runner: Timed, seat: int, action: dict, version: int) -> None:

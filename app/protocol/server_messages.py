@@ -28,7 +28,8 @@ class ViewMessage(_ServerMessage):
     legal_actions: list[dict[str, Any]] = Field(description="what this seat may send now (empty when not awaited)")
     deadlines: dict[str, int] = Field(description="seat -> its clock's end (Unix ms, the server's clock)")
     outcome: dict[str, Any] | None = Field(description="the result, once the match is over (an early end, "
-                                                       "app/endings: `ending` says resigned, aborted or claimed)")
+                                                       "app/endings: `ending` says resigned, aborted, claimed, "
+                                                       "timeout, or unattended: every player had left)")
     platform: dict[str, Any] = Field(default_factory=dict, description=(
         "open votes (app/endings): `abort_votes` and `resign_votes` (seats; public, as each vote is a version "
         "every seat receives); `declined`, once a proposal was turned down: the latest no, `{kind, seat}` "

@@ -185,18 +185,22 @@ async def leave_room(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: Hub
 
 
 @router.post("/{room_id}/start", **ROOM_CHANGE)
-async def start_room(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep) -> dict:
+async def start_room(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep, settings: SettingsDep) -> dict:
     def start(session) -> str:
         room = store.get_room(session, room_id, for_update=True)
         if room.host_id != player.id:
             raise ApiError(403, "not_host", "only the host can start the match")
         if room.status != "open":
             raise ApiError(409, "room_not_open", f"the room is already {room.status}")
-        empty = [s.seat for s in store.room_seats(session, room_id) if s.player_id is None]
+        seats = session.execute(store.SEAT_ROWS, {"b_room": room_id}).all()
+        empty = [s.seat for s in seats if s.player_id is None]
         if empty:  # seats numbered from 1, as the room page shows them
             names = ", ".join(seat_name(seat) for seat in empty)
             raise ApiError(409, "seats_empty", f"{names} {'is' if len(empty) == 1 else 'are'} empty: "
                                                "invite players or add bots")
+        # (a table of bots alone would play by itself, for nobody: app/live/timers.py)
+        if all(s.is_bot for s in seats) and not settings.unattended_tables_play:
+            raise ApiError(409, "no_players", "every seat is a bot's: a match needs a player at the table")
         match = store.start_match(session, room)
         session.commit()
         return match.id

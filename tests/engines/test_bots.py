@@ -228,7 +228,8 @@ def test_unknown_bot_level_is_refused():
 
 
 # ---------------------------------------------------------------- the room option, end to end
-def test_a_room_seats_a_strong_bot_that_plays_a_match_over_the_real_server(server):
+def test_a_room_seats_a_strong_bot_that_plays_a_match_over_the_real_server(bots_alone_server):
+    server = bots_alone_server
     engine = engines.get("synomilia")
     host = Api.new_player(server.base_url, "Host")
     created = host.post("/api/rooms", {"game": "synomilia", "options": {"reveal_delay": 0, "turn_seconds": 0},

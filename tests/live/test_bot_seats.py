@@ -68,9 +68,10 @@ def test_a_bot_replaces_a_player_who_left_a_running_match(server):
     wait_for_status(host, room_id, "finished")
 
 
-def test_a_bot_whose_policy_fails_still_moves(server, monkeypatch):
+def test_a_bot_whose_policy_fails_still_moves(bots_alone_server, monkeypatch):
     """A bot policy that raises (a bug, a race) plays a random legal move instead: the table never
     waits forever on a bot."""
+    server = bots_alone_server
     from app.live import runner
 
     calls = []
@@ -91,10 +92,11 @@ def test_a_bot_whose_policy_fails_still_moves(server, monkeypatch):
     assert calls  # the broken policy was asked every time, and every time the table went on
 
 
-def test_bots_think_on_threads_of_their_own(server, monkeypatch):
+def test_bots_think_on_threads_of_their_own(bots_alone_server, monkeypatch):
     """A strong bot's move is up to 0.4 s of Python: bots think on the hub's own threads
     (``BOT_WORKERS``), so a crowd of them never queues the default pool's work (readiness
     probes' database pings, votes on PostgreSQL) behind it."""
+    server = bots_alone_server
     import threading
 
     from app.live import runner

@@ -1,4 +1,5 @@
-"""A room of bots plays to the end by itself, for every game and every player count.
+"""A room of bots plays to the end by itself, for every game and every player count (on a server
+that lets tables of bots alone play: ``UNATTENDED_TABLES_PLAY``).
 
 Bots think for 0 s, but some engines wait between rounds (Peribit, Three Magic: 6 s SYSTEM
 delays), so the server runs on a ``FakeClock`` that a ticker thread moves forward quickly; every
@@ -45,7 +46,7 @@ def fast_servers(tmp_path_factory):
             if kind not in servers:
                 url = stack.enter_context(migrated_database(kind, tmp_path_factory.mktemp("bots")))
                 clock = FakeClock()
-                running = start_in_thread(url, clock=clock)
+                running = start_in_thread(url, clock=clock, unattended_tables_play=True)
                 running.database_url = url
                 stop = threading.Event()
 

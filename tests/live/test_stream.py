@@ -42,9 +42,10 @@ def test_stream_starts_with_the_view_and_follows_the_seat(server):
     stream.close()
 
 
-def test_stream_before_the_start_and_until_the_outcome(server):
+def test_stream_before_the_start_and_until_the_outcome(bots_alone_server):
     """A watcher (token, no seat) of a bots-only room: room line first, then spectator views until
     the outcome, after which the server ends the stream."""
+    server = bots_alone_server
     host, room_id = bots_only_room(server.base_url, "synomilia", 2, {"reveal_delay": 0})
     watcher = Api.new_player(server.base_url, "Cho")
     stream = Stream(server.base_url, room_id, watcher.token)

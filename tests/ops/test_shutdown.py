@@ -54,7 +54,8 @@ def resume(server: ServerProcess, room_id: str, old: Socket, token: str | None) 
 
 
 def test_sigterm_mid_match_closes_with_1012_and_clients_resume(database_url):
-    server = ServerProcess(database_url, env={"SHUTDOWN_TIMEOUT": str(SHUTDOWN_TIMEOUT)})
+    # (UNATTENDED_TABLES_PLAY: the room of bots alone below plays by itself)
+    server = ServerProcess(database_url, env={"SHUTDOWN_TIMEOUT": str(SHUTDOWN_TIMEOUT), "UNATTENDED_TABLES_PLAY": "true"})
     server.start()
     try:
         room_id, apis = setup_room(server.base_url, GAME, ["Aki", "Ben"], OPTIONS)

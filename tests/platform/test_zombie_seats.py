@@ -1,7 +1,8 @@
 """Zombie seats on a fake clock: a seated player away from a running match (no socket, no stream,
 no REST call) for longer than the room's grace period is replaced by the game's bot, shown as
 such in the room summary; coming back takes the seat back; the abandonment is in the player's
-record and the match is not rated. For every game: a table everyone walked away from still ends."""
+record and the match is not rated. For every game: a table everyone walked away from waits for them,
+then ends (aborted)."""
 
 from __future__ import annotations
 
@@ -63,7 +64,10 @@ def zombies(server, room_id) -> list[int]:
 
 
 @pytest.mark.parametrize("game", engines.ids())
-def test_a_table_everyone_left_is_finished_by_bots(fake_clock_server, game):
+def test_a_table_everyone_left_waits_for_them_then_is_aborted(fake_clock_server, game):
+    """Once every seat is a bot's, the bots wait for a person (a table playing by itself for
+    nobody would cost the server for nothing, and anyone could fill it with such tables); after
+    UNATTENDED_END_SECONDS without a person the match is aborted, unrated."""
     server = fake_clock_server
     engine = engines.get(game)
     room_id, apis = setup_room(server.base_url, game, NAMES[:engine.min_players],
@@ -76,17 +80,54 @@ def test_a_table_everyone_left_is_finished_by_bots(fake_clock_server, game):
              state=lambda: watch_state(server, room_id))
     summary = room(server, room_id)
     assert all(not s["bot"] and not s["connected"] for s in summary["seats"])  # people, played for
-    for _ in range(5000):  # bots move at once; timed steps (reveals, call windows) need the clock
-        if view(server, room_id)["outcome"] is not None:
-            break
-        server.clock.advance(1)
-        time.sleep(0.01)
-    final = view(server, room_id)
-    assert final["outcome"] is not None, final
+    for _ in range(10):  # timed steps (a reveal, a deal) still come due; then nothing moves
+        server.clock.advance(10)
+        time.sleep(0.02)
+    waiting = view(server, room_id)
+    assert waiting["outcome"] is None and -1 not in waiting["awaiting"], waiting
+    time.sleep(0.3)  # (the bots think 0 s here: a bot that played would have played by now)
+    assert view(server, room_id)["version"] == waiting["version"]
+    server.clock.advance(600)  # (the table has been without a person since it passed 61 s)
+    wait_for(lambda: (view(server, room_id)["outcome"] or {}).get("ending"), "unattended")
     record = httpx.get(f"{server.base_url}/api/matches/{summary['match_id']}").json()
-    assert record["rated"] is False
+    assert record["status"] == "aborted" and record["rated"] is False and record["ending"] == "unattended"
     for api in apis:
         assert httpx.get(f"{server.base_url}/api/players/{api.player_id}").json()["abandoned"] == 1
+
+
+def test_a_person_coming_back_wakes_the_bots_and_the_wait_starts_again(fake_clock_server):
+    server = fake_clock_server
+    room_id, (aki, ben) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], no_clocks("synomilia"))
+    assert aki.post(f"/api/rooms/{room_id}/start").status_code == 200
+    assert ben.post(f"/api/rooms/{room_id}/leave").status_code == 200  # a bot plays for Ben at once
+    wait_for(lambda: 1 in view(server, room_id)["awaiting"], False)  # and it predicted
+    assert aki.post(f"/api/rooms/{room_id}/leave").status_code == 200  # nobody is at the table now
+    wait_for(lambda: zombies(server, room_id), [0, 1])
+    server.clock.advance(500)
+    time.sleep(0.3)  # (the bots think 0 s here: one that played would have played by now)
+    waiting = view(server, room_id)
+    assert waiting["awaiting"] == [0] and waiting["outcome"] is None
+    assert aki.post(f"/api/rooms/{room_id}/join").status_code == 200  # Aki is back: the table plays on
+    assert ben.post(f"/api/rooms/{room_id}/join").status_code == 200
+    assert ben.post(f"/api/rooms/{room_id}/leave").status_code == 200  # (Ben's seat: the bot's again)
+    socket = Socket(server.ws_url, room_id, aki.token)
+    assert socket.latest_view()["awaiting"] == [0]  # Aki decides, no bot for her
+    assert aki.post(f"/api/rooms/{room_id}/leave").status_code == 200
+    wait_for(lambda: zombies(server, room_id), [0, 1])
+    assert server.clock.advance(599) == 0  # a new wait: 600 s from Aki's second leaving
+    server.clock.advance(2)
+    wait_for(lambda: (view(server, room_id)["outcome"] or {}).get("ending"), "unattended")
+
+
+def test_a_table_of_bots_alone_does_not_start(server):
+    aki = Api.new_player(server.base_url, "Aki")
+    room_id = aki.post("/api/rooms", {"game": "synomilia", "seats": 2}).json()["id"]
+    assert aki.post(f"/api/rooms/{room_id}/leave").status_code == 200  # the host stands up
+    for seat in (0, 1):
+        assert aki.post(f"/api/rooms/{room_id}/bots", {"seat": seat}).status_code == 200
+    refused = aki.post(f"/api/rooms/{room_id}/start")
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "no_players", refused.text
+    assert room(server, room_id)["status"] == "open"
 
 
 def test_coming_back_takes_the_seat_back(fake_clock_server):
