@@ -171,8 +171,10 @@ CLOCK_OPTION = "turn_seconds"
 
 def clock_option(default: int, what_en: str, what_ja: str) -> dict:
     """The per-decision clock every game offers (room option ``turn_seconds``; Peribit's is its
-    rules' ``placement_clock``). ``what_*`` says what the server does for a seat whose time runs out."""
-    return {"name": CLOCK_OPTION, "type": "int", "default": default, "min": 0, "max": 600,
+    rules' ``placement_clock``). ``what_*`` says what the server does for a seat whose time runs out.
+    ``clock``: the option is a live table's clock (a correspondence table's deadlines replace it),
+    so a page offers it only for a live table."""
+    return {"name": CLOCK_OPTION, "type": "int", "default": default, "min": 0, "max": 600, "clock": True,
             "label_en": f"Clock per decision (seconds, 0 = none; when it runs out: {what_en})",
             "label_ja": f"1手の持ち時間(秒、0=なし。時間切れ: {what_ja})"}
 

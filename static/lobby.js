@@ -182,7 +182,9 @@ function tableSettings(page, isHost) {
   const focused = page.settingsEl?.contains(document.activeElement)
     ? document.activeElement.dataset.option || "seats"
     : null;
-  const specs = game.options || [];
+  // a correspondence table (days per move) runs no per-decision clock: its option is not offered
+  const live = (room.pace || "live") === "live";
+  const specs = (game.options || []).filter((spec) => live || !spec.clock);
   const current = (spec) => (room.options && spec.name in room.options ? room.options[spec.name] : spec.default);
   let el;
   if (isHost) {

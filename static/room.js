@@ -407,6 +407,8 @@ export class RoomPage {
         bot: s.bot || Boolean(s.zombie),
       })),
       deadlines: m.deadlines || {},
+      // a correspondence table (days per move) runs no per-decision clock: its option is not shown
+      live: (this.room.pace || "live") === "live",
       // the match's end (a resignation or an abandonment ends it in any phase of the game's own view)
       outcome: m.outcome || null,
       lang: getLang(),

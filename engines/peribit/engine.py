@@ -48,7 +48,7 @@ SEATS = (0, 1)
 LOG_KEEP = 12
 
 OPTIONS = [
-    {"name": "placement_clock", "type": "int", "default": 30, "min": 0, "max": 600,
+    {"name": "placement_clock", "type": "int", "default": 30, "min": 0, "max": 600, "clock": True,
      "label_en": "Placement clock (seconds, 0 = none; a late placement is made for you, metus +1)",
      "label_ja": "配置の制限時間(秒・0 = なし。時間切れは自動配置、メトゥス+1)"},
 ]

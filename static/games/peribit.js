@@ -157,7 +157,7 @@ export function render(root, ctx) {
         ),
         h("span", {}, "·"),
         h("span", {}, t(`Deck: ${v.deck_count}`, `山札: ${v.deck_count}個`)),
-        v.placement_clock
+        v.placement_clock && ctx.live !== false
           ? h("span", {}, t(`· ${v.placement_clock} seconds per decision`, `· 1手${v.placement_clock}秒まで`))
           : "",
       ),
@@ -269,7 +269,15 @@ export function render(root, ctx) {
       row.appendChild(
         h(
           "button",
-          { onclick: () => ctx.send(act), title: t("Place here", "ここに置く") },
+          {
+            onclick: () => ctx.send(act),
+            title: t("Place here", "ここに置く"),
+            // every lane has this button: its name says which lane (the visible text first)
+            "aria-label": t(
+              `Place here (+${gain} if no collision), lane ${lane.index + 1}`,
+              `ここに置く(衝突なしなら+${gain}個)・${lane.index + 1}列目`,
+            ),
+          },
           t(`Place here (+${gain} if no collision)`, `ここに置く(衝突なしなら+${gain}個)`),
         ),
       );

@@ -268,6 +268,8 @@ export function render(root, ctx) {
           {
             class: "three_magic-slot three_magic-win",
             title: t("Tsumo here", "ここでツモ"),
+            // the position in the name: a screen reader hears which of the slots this is
+            "aria-label": t(`Win: tsumo at position ${pos + 1}`, `ツモ: ${pos + 1}番目で`),
             onclick: () => ctx.send(win),
           },
           t("Win", "ツモ"),
@@ -278,6 +280,7 @@ export function render(root, ctx) {
           {
             class: "three_magic-slot",
             title: t(`Insert at position ${pos + 1}`, `${pos + 1}番目に差す`),
+            "aria-label": t(`Insert at position ${pos + 1}`, `${pos + 1}番目に差す`), // not "▼"
             onclick: () => ctx.send(ins),
           },
           "▼",

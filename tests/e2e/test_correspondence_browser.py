@@ -26,8 +26,11 @@ def test_pace_in_the_lobby_my_tables_and_vacation(server, browser, locale, viewp
     errors = watch_errors(host) + watch_errors(friend)
 
     invite = create_room(host, server.base_url, "Aki", "synomilia")
+    clock = host.locator("[data-option='turn_seconds']")
+    clock.wait_for()  # a live table's clock per decision...
     host.select_option("#room-pace", "2d")
     host.locator("#room-on-deadline").wait_for()  # (offered once the table is a correspondence one)
+    clock.wait_for(state="detached")  # ...is not offered at days per move: the deadline replaces it
     host.select_option("#room-on-deadline", "lose")
     deadline = time.monotonic() + 10
     while (room := room_api(host)["body"])["on_deadline"] != "lose":  # the PATCH is on its way
@@ -41,6 +44,7 @@ def test_pace_in_the_lobby_my_tables_and_vacation(server, browser, locale, viewp
     settings = friend.locator("#table-settings")
     settings.filter(has_text="1手2日" if ja else "2 days per move").wait_for()
     assert ("時間切れは負け" if ja else "late player loses") in settings.inner_text()
+    assert ("持ち時間" if ja else "Clock per decision") not in settings.inner_text()
     assert unnamed_controls(host) == [] and severe_violations(host, "#table-settings") == []
     host.screenshot(path=shots / f"corr-lobby-{tag}.png", full_page=True)
     start_match(host)
