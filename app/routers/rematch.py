@@ -12,29 +12,35 @@ import asyncio
 from fastapi import APIRouter
 
 from app.deps import CurrentPlayer, HubDep
+from app.errors import not_found
+from app.models import Match
 from app.limits.rest import rate_limit
 from app.rematch import service
 from app.rematch.confirm import confirm
 from app.routers.rooms import RATE_LIMITED
+from app.schemas import MatchId, RoomId
 
 router = APIRouter(tags=["rematch"])
 
 
 @router.get("/api/rooms/{room_id}/rematch", summary="Who confirmed a rematch of the room's finished match")
-async def rematch_state(room_id: str, hub: HubDep) -> dict:
+async def rematch_state(room_id: RoomId, hub: HubDep) -> dict:
     return (await asyncio.to_thread(service.state, hub.session_factory, room_id)).as_dict()
 
 
 @router.post("/api/rooms/{room_id}/rematch", summary="Confirm a rematch (seated players; starts it when everyone has)",
              dependencies=[rate_limit("actions")],
              responses={**RATE_LIMITED, 403: {"description": "`not_seated`"}, 409: {"description": "`no_rematch`: the match is not over"}})
-async def confirm_rematch(room_id: str, player: CurrentPlayer, hub: HubDep) -> dict:
+async def confirm_rematch(room_id: RoomId, player: CurrentPlayer, hub: HubDep) -> dict:
     return (await confirm(hub, room_id, player.id)).as_dict()
 
 
-@router.get("/api/matches/{match_id}/rematch", summary="The match this one rematched, and its own rematch")
-async def match_links(match_id: str, hub: HubDep) -> dict:
+@router.get("/api/matches/{match_id}/rematch", summary="The match this one rematched, and its own rematch",
+            responses={404: {"description": "`not_found`: no such match"}})
+async def match_links(match_id: MatchId, hub: HubDep) -> dict:
     def read():
         with hub.session_factory() as session:
+            if session.get(Match, match_id) is None:
+                raise not_found("match", match_id)
             return service.links(session, match_id)
     return await asyncio.to_thread(read)

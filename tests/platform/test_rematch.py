@@ -45,6 +45,10 @@ def test_two_people_confirm_and_the_same_room_plays_again(server, database_url):
     links = host.get(f"/api/matches/{old['match_id']}/rematch").json()
     assert links == {"match_id": old["match_id"], "rematch_of": None, "rematch_id": last["rematch_id"]}
     assert host.get(f"/api/matches/{last['rematch_id']}/rematch").json()["rematch_of"] == old["match_id"]
+    # an unknown match is not found, and an id that cannot be one is refused (not echoed back)
+    assert host.get(f"/api/matches/{'0' * 32}/rematch").json()["error"]["code"] == "not_found"
+    assert host.get(f"/api/matches/{'x' * 5000}/rematch").status_code == 422
+    assert host.get(f"/api/rooms/{'x' * 5000}/rematch").status_code == 422
     # a new seed: the new match is not the old one again
     seeds = {stored_match(database_url, m)[0].seed for m in (old["match_id"], last["rematch_id"])}
     assert len(seeds) == 2
