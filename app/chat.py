@@ -8,6 +8,7 @@ app/limits/, charged only for messages that would be stored), and always sent as
 from __future__ import annotations
 
 import logging
+import re
 from datetime import timezone
 
 from sqlalchemy import ColumnElement, and_, or_, select
@@ -52,6 +53,12 @@ def team_seats(live: LiveRoom, team: int) -> set[int]:
     return set((_teams(live) or [])[team])
 
 
+# Bidi embeddings, overrides and isolates turn the text around them (a line that reads as another
+# player's, a link that reads as another): refused, as in names (app/names.py). Marks (U+200E/F)
+# and joiners (U+200D, inside emoji) stay: they cannot reorder what follows a message.
+_DIRECTION_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
 async def handle_chat(live: LiveRoom, connection: Connection, message: Chat, guard: SocketGuard,
                       db: Database, settings: Settings, notifier=None) -> None:
     if connection.player_id is None:
@@ -60,6 +67,9 @@ async def handle_chat(live: LiveRoom, connection: Connection, message: Chat, gua
     if not text.strip() or "\x00" in text:
         raise ApiError(400, "malformed", 'a chat message needs a non-empty "text" (without NUL characters)')
     text = text.strip()  # the limit applies to what is stored and shown
+    if _DIRECTION_CONTROLS.search(text):
+        raise ApiError(400, "malformed", "chat messages may not hold direction overrides, embeddings or isolates "
+                                         "(U+202A-202E, U+2066-2069): they can make text read as someone else's")
     if len(text) > settings.chat_max_chars:
         raise ApiError(413, "too_large", f"chat messages are limited to {settings.chat_max_chars} characters")
     channel: str = message.channel

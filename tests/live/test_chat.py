@@ -55,18 +55,22 @@ def test_chat_is_length_and_rate_limited_per_sender(server):
     a.send({"type": "chat", "text": "x" * (limit + 1)})
     assert next_chat(a)["code"] == "too_large"
     for bad in ({"type": "chat", "text": "   "}, {"type": "chat"}, {"type": "chat", "text": 5},
-                {"type": "chat", "text": "hi", "channel": "all"}):
+                {"type": "chat", "text": "hi", "channel": "all"},
+                {"type": "chat", "text": "Ben: I resign\u202e"}, {"type": "chat", "text": "a\u2066b\u2069"}):
         a.send(bad)
         assert next_chat(a)["code"] == "malformed"
+    a.send({"type": "chat", "text": "family: \U0001f468\u200d\U0001f469\u200d\U0001f467"})  # a joiner inside an emoji stays
+    assert next_chat(a)["message"]["text"].endswith("\u200d\U0001f467")
     a.send({"type": "chat", "text": " " + "y" * limit + "\n"})  # surrounding blanks do not count
     assert len(next_chat(a)["message"]["text"]) == limit
-    for i in range(per_10s - 1):
+    for i in range(per_10s - 2):
         a.send({"type": "chat", "text": f"m{i}"})
         assert next_chat(a)["type"] == "chat"
     a.send({"type": "chat", "text": "one too many"})
     assert next_chat(a)["code"] == "rate_limited"
     b.send({"type": "chat", "text": "I may still talk"})  # the limit is per sender
-    assert next_chat(b)["message"]["text"] == "y" * limit  # (b's queue: a's messages first)
+    assert next_chat(b)["message"]["text"].startswith("family: ")  # (b's queue: a's messages first)
+    assert next_chat(b)["message"]["text"] == "y" * limit
     assert b.recv_until(lambda m: m["type"] == "chat" and m["message"]["name"] == "Ben")["message"]["text"] == "I may still talk"
     assert all(m["message"]["text"] != "one too many" for m in b.received if m["type"] == "chat")
 
