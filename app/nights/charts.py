@@ -31,6 +31,9 @@ class Series:
     label: str
     values: list[float | None]
     hollow: list[bool] = field(default_factory=list)  # a marker drawn hollow (a provisional rating)
+    # which colour, dash and marker (None: the series' place in the list); a chart redrawn with
+    # the series in another order (standings change) keeps each one's look
+    style: int | None = None
 
 
 def line_chart(series: list[Series], x_labels: list[str], title: str, desc: str, y_label: str,
@@ -77,6 +80,7 @@ def line_chart(series: list[Series], x_labels: list[str], title: str, desc: str,
         out.append(f'<text class="x-title" x="{left + plot_w / 2:.1f}" y="{top + plot_h + 40}" text-anchor="middle" '
                    f'font-size="14" fill="#333">{escape(x_label)}</text>')
     for n, s in enumerate(series):
+        n = n if s.style is None else s.style
         colour, dash, marker = COLOURS[n % len(COLOURS)], DASHES[n % len(DASHES)], MARKERS[n % len(MARKERS)]
         points = [(x(i), y(v), s.hollow[i] if i < len(s.hollow) else False)
                   for i, v in enumerate(s.values) if v is not None]

@@ -210,7 +210,11 @@ def night_chart(night: dict, lang: str) -> str:
         first = standing.get("first_match") or 0  # (the index of the player's first match that counted)
         return [None if i < first else float(v) for i, v in enumerate(standing["cumulative"])]
 
-    series = [charts.Series(s["player_id"], names.get(s["player_id"], s["name"]), line(s)) for s in shown]
+    # a player keeps their colour, dash and marker from match to match (by their place among the
+    # night's players, not in the standings, which change)
+    style = {player["player_id"]: n for n, player in enumerate(night["players"])}
+    series = [charts.Series(s["player_id"], names.get(s["player_id"], s["name"]), line(s), style=style.get(s["player_id"]))
+              for s in shown]
     labels = [words["match"].format(n=i + 1) for i in range(night["played"])]
     desc = words["desc"] + " " + "; ".join(f'{names.get(s["player_id"], s["name"])}: {s["total"]}' for s in shown)
     return charts.line_chart(series, labels, words["title"], desc, words["y"], from_zero=True, chart_id="night-chart",

@@ -122,3 +122,24 @@ def test_the_chart_and_the_picture_of_a_japanese_page_speak_japanese():
     night["players"][0]["name"] = night["standings"][0]["name"] = '<script>alert("x")</script>'
     svg = night_chart(night, "en")  # a name is text, never markup
     assert "<script>" not in svg and "&lt;script&gt;" in svg
+
+
+def test_a_player_keeps_their_line_s_look_when_the_standings_change():
+    """Colour, dash and marker follow the player, not their place: after a match that swaps the
+    leaders, each line looks as it did (a player found themselves by their colour)."""
+    from app.routers.nights import night_chart
+
+    players = [{"player_id": "a", "name": "Aki", "bot": False}, {"player_id": "b", "name": "Ben", "bot": False}]
+    after_one = {"played": 1, "players": players,
+                 "standings": [{"place": 1, "player_id": "a", "name": "Aki", "total": 3, "cumulative": [3]},
+                               {"place": 2, "player_id": "b", "name": "Ben", "total": 2, "cumulative": [2]}]}
+    after_two = {"played": 2, "players": players,
+                 "standings": [{"place": 1, "player_id": "b", "name": "Ben", "total": 5, "cumulative": [2, 5]},
+                               {"place": 2, "player_id": "a", "name": "Aki", "total": 5, "cumulative": [3, 5]}]}
+
+    def looks(svg: str) -> dict[str, str]:
+        return {key: re.sub(r'points="[^"]*"', "", line)
+                for key, line in re.findall(r'<polyline class="series" data-key="(\w+)"([^>]*)>', svg)}
+
+    assert looks(night_chart(after_one, "en")) == looks(night_chart(after_two, "en"))
+    assert len(set(looks(night_chart(after_two, "en")).values())) == 2
