@@ -435,6 +435,9 @@ function gameEndText(end, name, t) {
   );
 }
 
+// the payout steps that apply only to a winner holding so many chips
+const HELD_STEPS = { winner_had_0: 0, winner_had_1: 1 };
+
 function lastBoutBox(b, ctx, name, faceIcon) {
   const { h, t } = ctx;
   const payoutLine = (line) => {
@@ -489,7 +492,15 @@ function lastBoutBox(b, ctx, name, faceIcon) {
       t(`${name(b.winner)} wins the bout. `, `${name(b.winner)}の勝ち。`),
       reasonText(b, name, t),
     ),
-    h("ol", { class: "synomilia-small" }, ...b.payout.map(payoutLine)),
+    // a step for a winner who held 0 or 1 chips is said only when the winner did ("Winner held 0
+    // chips: 0 from Aki" read as a fact when Ben held 14)
+    h(
+      "ol",
+      { class: "synomilia-small" },
+      ...b.payout
+        .filter((line) => !(line.step in HELD_STEPS) || HELD_STEPS[line.step] === b.winner_held)
+        .map(payoutLine),
+    ),
     h(
       "div",
       {},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import time
 
 from tests.support.browser import click_until_outcome, create_room, join_room, start_match, watch_errors
@@ -25,6 +26,11 @@ def test_two_browsers_play_a_whole_match(server, browser):
     assert "Rank 1" in host.locator("#outcome").inner_text()
     room = host.evaluate("fetch(location.pathname.replace('/r/', '/api/rooms/')).then(r => r.json())")
     assert room["status"] == "finished" and room["options"]["reveal_delay"] == 0.5
+    # the last bout's payout says "Winner held N chips" only where the winner held N
+    view = host.evaluate("fetch(location.pathname.replace('/r/', '/api/rooms/') + '/view').then(r => r.json())")
+    held = view["view"]["last_bout"]["winner_held"]
+    bout = host.locator(".synomilia-box").filter(has=host.locator("h2", has_text=re.compile(r"^Bout \d+ result"))).inner_text()
+    assert all(f"Winner held {n} chip" not in bout for n in (0, 1) if n != held), bout
     guest.locator("#replay-link").wait_for()
     assert errors == []
 
