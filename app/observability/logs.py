@@ -71,11 +71,18 @@ def room_ref(room_id: str) -> str:
     return "#" + hashlib.sha256(room_id.encode()).hexdigest()[:12]
 
 
+# PostgreSQL's error texts quote the values of the failing row or key ("DETAIL:  Key (id)=(...)
+# already exists", "Failing row contains (...)": room ids, notebooks, actions), in a traceback's
+# lines and in an error's repr alike (there its newline is the two characters "\n").
+_DATABASE_DETAIL = re.compile(r"(DETAIL|CONTEXT):[^\n]*?(?=\\n|\n|$)")
+
+
 def scrub(text: str) -> str:
-    """Mask anything that looks like a token (``token=...``, ``Bearer ...``) and put refs in
-    place of room ids in paths and after the word "room"."""
+    """Mask anything that looks like a token (``token=...``, ``Bearer ...``), the values a
+    database error quotes, and put refs in place of room ids in paths and after the word "room"."""
     for pattern, replacement in _SECRET_PATTERNS:
         text = pattern.sub(replacement, text)
+    text = _DATABASE_DETAIL.sub(lambda m: m.group(1) + ": (values left out of the log)", text)
     text = _ROOM_IN_PATH.sub(lambda m: m.group(1) + room_ref(m.group(2)), text)
     return _ROOM_IN_TEXT.sub(lambda m: m.group(1) + room_ref(m.group(2)), text)
 

@@ -220,3 +220,36 @@ def test_a_database_error_names_its_statement_but_not_its_values(kind, tmp_path)
         engine.dispose()
     assert "no_such_table" in str(raised.value)
     assert "the-hand-and-the-seed" not in str(raised.value) and "the-hand-and-the-seed" not in repr(raised.value)
+
+
+@pytest.mark.parametrize("kind", [kind for kind in KINDS if kind == "postgresql"])
+def test_a_postgresql_error_s_detail_is_left_out_of_log_lines(kind):
+    """PostgreSQL quotes the failing key or row in its error's DETAIL ("Key (id)=(<room id>)
+    already exists", "Failing row contains (..., {"hand": ...})"): every log line leaves it out,
+    in a traceback and in an error's repr."""
+    import traceback
+
+    from sqlalchemy import text
+
+    from app.db import make_engine
+
+    engine = make_engine(POSTGRES_URL)
+    texts = []
+    try:
+        with engine.connect() as connection:
+            create = "CREATE TEMP TABLE IF NOT EXISTS secrets (id text PRIMARY KEY, note json, n int NOT NULL)"
+            for values in ({"id": "the-room-id", "note": "{}", "n": 1},  # a key that exists
+                           {"id": "x", "note": '{"hand": "the-hand"}', "n": None}):  # a row refused
+                connection.execute(text(create))
+                connection.execute(text("INSERT INTO secrets VALUES ('the-room-id', '{}', 0) ON CONFLICT DO NOTHING"))
+                try:
+                    connection.execute(text("INSERT INTO secrets VALUES (:id, CAST(:note AS json), :n)"), values)
+                except Exception as exc:
+                    texts += [traceback.format_exc(), repr(exc), str(exc)]
+                connection.rollback()
+    finally:
+        engine.dispose()
+    said = "".join(texts)  # (what PostgreSQL says, unscrubbed)
+    assert "Key (id)=(the-room-id)" in said and "the-hand" in said
+    for said in texts:
+        assert "the-room-id" not in scrub(said) and "the-hand" not in scrub(said), scrub(said)
