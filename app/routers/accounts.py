@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Request
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr
 
+from app import json_codec
 from app.accounts import service
 from app.deps import CurrentPlayer, DbDep, HubDep, SessionDep, SettingsDep, bearer_token
 from app.history import iso
@@ -15,7 +16,16 @@ from app.limits.rest import rate_limit
 
 router = APIRouter(prefix="/api/accounts", tags=["accounts"])
 
-Password = Annotated[SecretStr, Field(min_length=8, max_length=200, description="8–200 characters; never logged")]
+def _unicode(secret: SecretStr) -> SecretStr:
+    """A password is text a hash can encode: a lone surrogate (JSON "\\ud800") is refused (422)."""
+    if json_codec.has_lone_surrogate(secret.get_secret_value()):
+        raise ValueError("text must be valid Unicode (a lone surrogate)")
+    return secret
+
+
+Password = Annotated[SecretStr, Field(min_length=8, max_length=200, description="8–200 characters; never logged"),
+                     AfterValidator(_unicode)]
+AnyPassword = Annotated[SecretStr, Field(min_length=1, max_length=200), AfterValidator(_unicode)]
 # A player's name, as ``POST /api/players`` takes it (no control characters).
 Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")]
 
@@ -29,13 +39,13 @@ class Claim(BaseModel):
 class Login(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"name": "Hanako", "password": "correct horse battery"}]})
     name: Name
-    password: Annotated[SecretStr, Field(min_length=1, max_length=200)]
+    password: AnyPassword
 
 
 class PasswordChange(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"current_password": "correct horse battery",
                                                                "new_password": "staple battery horse"}]})
-    current_password: Annotated[SecretStr, Field(min_length=1, max_length=200)]
+    current_password: AnyPassword
     new_password: Password
 
 

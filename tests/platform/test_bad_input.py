@@ -140,3 +140,17 @@ def test_malformed_actions_get_400_and_change_nothing(server, game, bad_actions)
         response = player.post(f"/api/rooms/{room_id}/actions", {"action": action, "version": message["version"]})
         assert error_code(response, 400) == "invalid_action", action
     assert player.get(f"/api/rooms/{room_id}/view").json()["version"] == message["version"]
+
+
+def test_a_password_with_a_lone_surrogate_is_refused_not_a_500(server):
+    """A password is hashed as UTF-8: one holding a lone surrogate ("\\ud800") is a 422, on the
+    claim, the log-in (no token needed: anyone could have filled the log with 500s) and the change."""
+    player = Api.new_player(server.base_url, "Aki")
+    raw = {"Content-Type": "application/json"}
+    bad = '"abcdefgh\\ud800ijk"'
+    for path, body, token in (("/api/accounts", '{"password": %s}' % bad, player.token),
+                              ("/api/accounts/login", '{"name": "Aki", "password": %s}' % bad, None),
+                              ("/api/accounts/password",
+                               '{"current_password": %s, "new_password": "correct horse"}' % bad, player.token)):
+        headers = {**raw, **({"Authorization": f"Bearer {token}"} if token else {})}
+        assert error_code(httpx.post(f"{server.base_url}{path}", content=body, headers=headers), 422) == "invalid_request", path
