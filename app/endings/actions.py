@@ -177,7 +177,9 @@ def _decide(table: Table, seat: int, request: dict, seats: Seats) -> dict:
     if not others or others & seats.present:
         raise PlatformRefusal(409, "cannot_claim", "you can claim the win only when every other player is gone "
                               "(a bot has played for each of them since their grace period ran out)")
-    ranks = [1 if s in others else 0 for s in range(seats.num_players)]
+    # the claimer's side first; every other seat (its bots too) behind all of that side's seats
+    mine = team_of(seat, seats.teams)
+    ranks = [0 if s in mine else len(mine) for s in range(seats.num_players)]
     return _end("claimed", seat, {"ranks": ranks, "reason": f"seat {seat} claimed the win: every other player was gone",
                                   "ending": "claimed", **({"teams": seats.teams} if seats.teams else {})})
 

@@ -318,3 +318,14 @@ def test_who_owes_an_answer_to_an_open_proposal():
     assert platform.owing(platform.Table(resign_votes=frozenset({1})), seats) == frozenset()  # 3 is away
     alone = platform.Seats(2, None, bots=frozenset({1}))
     assert platform.owing(platform.Table(abort_votes=frozenset({0})), alone) == frozenset()  # a bot owes nothing
+
+
+def test_a_claim_puts_every_other_seat_behind_the_claimer_s_team_its_bots_too():
+    """In a team game whose other team is a gone person and a bot, the claim is a win, not a
+    draw: the bot is ranked behind the claimer's team with its teammate (ranks count the seats
+    strictly better)."""
+    seats = platform.Seats(num_players=4, teams=[[0, 2], [1, 3]], bots=frozenset({3}), zombies=frozenset({1}))
+    claimed = platform.decide(platform.Table(), 0, {"platform": "claim"}, seats)
+    assert claimed["outcome"]["ranks"] == [0, 2, 0, 2] and claimed["outcome"]["ending"] == "claimed"
+    alone = platform.Seats(num_players=3, teams=None, zombies=frozenset({1, 2}))
+    assert platform.decide(platform.Table(), 0, {"platform": "claim"}, alone)["outcome"]["ranks"] == [0, 1, 1]
