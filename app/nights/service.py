@@ -281,7 +281,9 @@ def _open_next(session: Session, night: Night, old: Room, game: str | None, opti
         m.vote = None
     session.flush()
     match_id = None
-    if len(seated) == count:  # everyone is here: the match starts at once
+    # everyone is here: the match starts at once (not a table of bots alone: it would wait for a
+    # person, app/live/timers.py; it stays open for the host to seat someone)
+    if len(seated) == count and not all(who.bot for who in seated):
         match_id = store.start_match(session, new).id
     session.commit()
     return NextTable(old.id, new.id, match_id)
