@@ -146,7 +146,7 @@ def replay_step(session: Session, match: Match, seat: int | str | None, step: in
         "match_id": match.id, "game": match.game, "status": match.status, "step": step, "steps": len(log),
         "seat": seat, "players": seat_list(match), "view": engine.view(state, viewer), "awaiting": awaiting,
         "outcome": platform.outcome(engine, state, table), "last_action": last, "ending": match.ending,
-        "rated": match.rated,
+        "rated": match.rated, "pace": match.pace,
     }
     if seat == "all":
         message["state"] = engine.state_to_json(state)

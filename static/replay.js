@@ -64,6 +64,7 @@ function drawView(module, data, view, seat) {
     version: data.step,
     players: data.players.map((p) => ({ seat: p.seat, name: p.name, connected: true, bot: p.bot })),
     deadlines: {},
+    live: (data.pace || "live") === "live", // (a correspondence match shows no per-decision clock)
     outcome: data.outcome || null, // (the last step of a resigned match: nobody is awaited any more)
     lang: getLang(),
     t: (en, ja) => t(en, ja ?? en),
