@@ -93,6 +93,8 @@ function seatTags(room, s, me) {
   if (s.player_id === room.host_id) tags.push(t("host"));
   if (s.bot && !namedAsBot(s.name)) tags.push(t("bot")); // (not "Bot 1 (bot)")
   if (s.zombie) tags.push(t("a bot plays for now", "ボットが代打ち中"));
+  // said in words, not only by the hollow dot: friends see who they are waiting for is not here
+  else if (s.player_id && !s.bot && !s.connected && !s.left) tags.push(t("offline", "オフライン"));
   if (me && s.player_id === me) tags.push(t("you"));
   if (s.left) tags.push(t("left"));
   if (s.vacation_until && s.vacation_until > Date.now()) tags.push(vacationText(s.vacation_until));
@@ -452,10 +454,11 @@ function renderBar(el, page) {
             type: "button",
             class: "add-bot",
             "data-seat": s.seat,
-            "aria-label": t(`Replace ${s.name} with a bot`, `${s.name}をボットに交代`),
+            // (a bot already plays for them until they are back: this one keeps the seat for good)
+            "aria-label": t(`Replace with a bot: ${s.name}`, `ボットに交代: ${s.name}`),
             onclick: () => page.roomCall("bots", { seat: s.seat }),
           },
-          t("add_bot"),
+          t("Replace with a bot", "ボットに交代"),
         ),
       );
     }

@@ -67,7 +67,7 @@ export function render(root, ctx) {
       "div",
       { class: "makelandia-small" },
       t(
-        `Set aside unseen: Light ${v.set_aside.light}, Dark ${v.set_aside.dark}. Quiet turns: ${v.quiet_turns}/${v.quiet_limit} (draw at the limit).`,
+        `Set aside unseen: ${v.set_aside.light} Light and ${v.set_aside.dark} Dark cards. Quiet turns: ${v.quiet_turns}/${v.quiet_limit} (draw at the limit).`,
         `未公開で除外: 光${v.set_aside.light}枚・闇${v.set_aside.dark}枚。戦闘のない手番: ${v.quiet_turns}/${v.quiet_limit}(上限で引き分け)。`,
       ),
     ),
