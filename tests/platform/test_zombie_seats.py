@@ -50,6 +50,17 @@ def watch_state(server, room_id) -> str:
             f"humans {watch.humans}, grace {watch.grace}, expiry task {task!r}, sleepers {server.clock.pending()}")
 
 
+def bots_waiting(server, room_id) -> bool:
+    """The match's bots wait for a person: its runner knows no person is at the table, and its
+    only pending step is the abort after the wait (no bot move, no timed step is scheduled)."""
+    live = server.app.state.hub.rooms.get(room_id)
+    runner = live.runner if live is not None else None
+    if runner is None or not runner.unattended:
+        return False
+    pending = [task.get_coro().__name__ for task in list(runner.timers._tasks) if not task.done()]
+    return pending == ["_end_unattended"]
+
+
 def room(server, room_id) -> dict:
     """Read anonymously: a seated player's own REST calls would count as being present."""
     return httpx.get(f"{server.base_url}/api/rooms/{room_id}").json()
@@ -80,13 +91,15 @@ def test_a_table_everyone_left_waits_for_them_then_is_aborted(fake_clock_server,
              state=lambda: watch_state(server, room_id))
     summary = room(server, room_id)
     assert all(not s["bot"] and not s["connected"] for s in summary["seats"])  # people, played for
-    for _ in range(10):  # timed steps (a reveal, a deal) still come due; then nothing moves
-        server.clock.advance(10)
-        time.sleep(0.02)
+
+    def settled() -> bool:  # timed steps (a reveal, a deal) still come due; then nothing moves
+        if -1 in view(server, room_id)["awaiting"]:
+            server.clock.advance(10)
+        return bots_waiting(server, room_id)
+
+    wait_for(settled, True, state=lambda: watch_state(server, room_id))
     waiting = view(server, room_id)
-    assert waiting["outcome"] is None and -1 not in waiting["awaiting"], waiting
-    time.sleep(0.3)  # (the bots think 0 s here: a bot that played would have played by now)
-    assert view(server, room_id)["version"] == waiting["version"]
+    assert waiting["outcome"] is None and -1 not in waiting["awaiting"] and waiting["awaiting"], waiting
     server.clock.advance(600)  # (the table has been without a person since it passed 61 s)
     wait_for(lambda: (view(server, room_id)["outcome"] or {}).get("ending"), "unattended")
     record = httpx.get(f"{server.base_url}/api/matches/{summary['match_id']}").json()
@@ -103,8 +116,8 @@ def test_a_person_coming_back_wakes_the_bots_and_the_wait_starts_again(fake_cloc
     wait_for(lambda: 1 in view(server, room_id)["awaiting"], False)  # and it predicted
     assert aki.post(f"/api/rooms/{room_id}/leave").status_code == 200  # nobody is at the table now
     wait_for(lambda: zombies(server, room_id), [0, 1])
-    server.clock.advance(500)
-    time.sleep(0.3)  # (the bots think 0 s here: one that played would have played by now)
+    wait_for(lambda: bots_waiting(server, room_id), True)  # Aki's seat is awaited: no bot plays it
+    assert server.clock.advance(500) == 0  # (nothing of this table is due before the abort)
     waiting = view(server, room_id)
     assert waiting["awaiting"] == [0] and waiting["outcome"] is None
     assert aki.post(f"/api/rooms/{room_id}/join").status_code == 200  # Aki is back: the table plays on
