@@ -4,7 +4,7 @@
 // compact bar (seats, presence, spectators, invite copy) so the table gets the screen.
 import { h } from "/static/dom.js";
 import { listOf, namedAsBot, t } from "/static/i18n.js";
-import { PACES, paceText, vacationText } from "/static/pace.js";
+import { PACES, isLive, paceText, vacationText } from "/static/pace.js";
 import { store, toast } from "/static/client.js";
 import { optionInput, optionText, optionValue } from "/static/landing.js";
 import { identityLine } from "/static/identity.js";
@@ -185,8 +185,7 @@ function tableSettings(page, isHost) {
     ? document.activeElement.dataset.option || "seats"
     : null;
   // a correspondence table (days per move) runs no per-decision clock: its option is not offered
-  const live = (room.pace || "live") === "live";
-  const specs = (game.options || []).filter((spec) => live || !spec.clock);
+  const specs = (game.options || []).filter((spec) => isLive(room.pace) || !spec.clock);
   const current = (spec) => (room.options && spec.name in room.options ? room.options[spec.name] : spec.default);
   let el;
   if (isHost) {

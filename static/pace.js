@@ -10,6 +10,12 @@ export const PACES = [
   ["7d", "7 days per move", "1手7日"],
 ];
 
+/** A live table (the games' own clocks), not a correspondence one of days per move, whose
+ * deadlines replace the per-decision clock options. */
+export function isLive(pace) {
+  return (pace || "live") === "live";
+}
+
 /** "1 day per move · at the deadline a bot plays the move", or "live". */
 export function paceText(room) {
   const pace = PACES.find(([id]) => id === (room.pace || "live")) || PACES[0];

@@ -9,6 +9,7 @@ import { showTitle } from "/static/turn_cues.js";
 import { reasonText } from "./reasons.js";
 import { rematchLinks } from "./rematch.js";
 import { loadTable } from "./tables.js";
+import { isLive } from "/static/pace.js";
 import { placeOf } from "/static/end_panel.js";
 import { actionText, isPlatformAction } from "/static/action_texts.js";
 
@@ -64,7 +65,7 @@ function drawView(module, data, view, seat) {
     version: data.step,
     players: data.players.map((p) => ({ seat: p.seat, name: p.name, connected: true, bot: p.bot })),
     deadlines: {},
-    live: (data.pace || "live") === "live", // (a correspondence match shows no per-decision clock)
+    live: isLive(data.pace), // (a correspondence match shows no per-decision clock)
     outcome: data.outcome || null, // (the last step of a resigned match: nobody is awaited any more)
     lang: getLang(),
     t: (en, ja) => t(en, ja ?? en),

@@ -14,6 +14,7 @@ import { TurnCues, showTitle } from "/static/turn_cues.js";
 import { decisionText } from "/static/decisions.js";
 import { NightPanel } from "/static/night_panel.js";
 import { loadTable } from "/static/tables.js";
+import { isLive } from "/static/pace.js";
 
 /** The room with its seats' names as shown (a bot is "ボット1" on a Japanese page). */
 const shownRoom = (room) => ({ ...room, seats: withShownNames(room.seats) });
@@ -408,7 +409,7 @@ export class RoomPage {
       })),
       deadlines: m.deadlines || {},
       // a correspondence table (days per move) runs no per-decision clock: its option is not shown
-      live: (this.room.pace || "live") === "live",
+      live: isLive(this.room.pace),
       // the match's end (a resignation or an abandonment ends it in any phase of the game's own view)
       outcome: m.outcome || null,
       lang: getLang(),

@@ -280,7 +280,7 @@ export function render(root, ctx) {
           {
             class: "three_magic-slot",
             title: t(`Insert at position ${pos + 1}`, `${pos + 1}番目に差す`),
-            "aria-label": t(`Insert at position ${pos + 1}`, `${pos + 1}番目に差す`), // not "▼"
+            "aria-label": t(`Insert at position ${pos + 1}`, `${pos + 1}番目に差す`), // (its text is "▼")
             onclick: () => ctx.send(ins),
           },
           "▼",
