@@ -5,7 +5,7 @@
 // Without a service worker, push or a player, nothing here is needed and nothing breaks.
 import { api, store } from "/static/client.js";
 import { getLang } from "/static/i18n.js";
-import { rememberSound } from "/static/turn_cues.js";
+import { rememberSound, resendSound } from "/static/turn_cues.js";
 
 export function registerServiceWorker() {
   if (!("serviceWorker" in navigator)) return Promise.resolve(null);
@@ -14,6 +14,7 @@ export function registerServiceWorker() {
 
 async function syncSound() {
   if (!store.token) return;
+  if (resendSound()) return; // a choice made here that the server may not have: ours is newer
   try {
     rememberSound((await api("GET", "/api/me/notifications")).sound);
   } catch {

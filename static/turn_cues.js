@@ -45,6 +45,24 @@ export function rememberSound(on) {
   localStorage.setItem(SOUND_KEY, on ? "on" : "off");
 }
 
+const UNSENT_KEY = "asobiba.sound.unsent";
+
+/** Tell the server this browser's sound choice; until it has, the choice is marked unsent. */
+export function saveSound(on) {
+  localStorage.setItem(UNSENT_KEY, "1");
+  return api("PUT", "/api/me/notifications", { sound: on })
+    .then(() => localStorage.removeItem(UNSENT_KEY))
+    .catch(() => {});
+}
+
+/** A choice made here that the server may not have yet (see ``saveSound``) is sent again;
+ * true if there was one (it is newer than what the server says). */
+export function resendSound() {
+  if (localStorage.getItem(UNSENT_KEY) !== "1") return false;
+  saveSound(localStorage.getItem(SOUND_KEY) === "on");
+  return true;
+}
+
 export class TurnCues {
   constructor() {
     this.baseTitle = plainTitle ?? document.title;
@@ -80,7 +98,9 @@ export class TurnCues {
     this.renderSoundButton();
     if (this.soundOn) this.beep();
     // a setting of the player: kept by the server too (a guest without a token keeps it here only)
-    if (store.token) api("PUT", "/api/me/notifications", { sound: this.soundOn }).catch(() => {});
+    // (marked unsent until the server has it: a reload right after the click cancels the PUT, and
+    // the next page's sync must send this choice again, not take the server's older one)
+    if (store.token) saveSound(this.soundOn);
   }
 
   renderSoundButton() {
