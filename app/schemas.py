@@ -78,6 +78,8 @@ def _options_schema(schema: dict) -> None:
                 prop["minimum"] = option["min"]
             if "max" in option:
                 prop["maximum"] = option["max"]
+            if option.get("floor"):
+                prop["description"] = f"seconds: 0 (none) or at least {option['floor']}"
             properties.setdefault(option["name"], prop)
     schema.update(type="object", properties=properties, additionalProperties=False,
                   description="the game's room options (see GET /api/games); an option another game has is refused")
@@ -127,7 +129,8 @@ class NewRoom(BaseModel):
     bot_think_seconds: float | None = Field(default=None, ge=0, le=30)
     grace_seconds: float | None = Field(default=None, ge=0, le=3600, description=(
         "seconds a seated player may be away from the running match before the game's bot plays for "
-        "them until they come back (a zombie seat); default the server's (60), 0 = never"))
+        "them until they come back (a zombie seat); default the server's (60), 0 = never, else at least "
+        "MIN_GRACE_SECONDS (20): a shorter one is refused (`timing_too_short`)"))
     rated: bool = Field(default=True, strict=True, description=(
         "false: a casual table; its matches leave every rating unchanged"))
     pace: Pace = Field(default="live", description=PACE_HELP)

@@ -167,6 +167,11 @@ def check_seat(seat, num_players: int, *, spectator: bool = False, system: bool 
 
 
 CLOCK_OPTION = "turn_seconds"
+# The shortest per-decision clock a host may set, other than 0 (no clock): time to read the table
+# and click on a phone over a slow link. A spec's ``floor``: the rooms refuse a value between 0 and
+# it (app/routers/rooms.py ``check_timing``); the engines still play any value, so a match recorded
+# with a shorter clock replays (docs/decisions/2026-12-07-timing-floors.md).
+CLOCK_FLOOR = 10
 
 
 def clock_option(default: int, what_en: str, what_ja: str) -> dict:
@@ -174,9 +179,10 @@ def clock_option(default: int, what_en: str, what_ja: str) -> dict:
     rules' ``placement_clock``). ``what_*`` says what the server does for a seat whose time runs out.
     ``clock``: the option is a live table's clock (a correspondence table's deadlines replace it),
     so a page offers it only for a live table."""
-    return {"name": CLOCK_OPTION, "type": "int", "default": default, "min": 0, "max": 600, "clock": True,
-            "label_en": f"Clock per decision (seconds, 0 = none; when it runs out: {what_en})",
-            "label_ja": f"1手の持ち時間(秒、0=なし。時間切れ: {what_ja})"}
+    return {"name": CLOCK_OPTION, "type": "int", "default": default, "min": 0, "max": 600, "floor": CLOCK_FLOOR,
+            "clock": True,
+            "label_en": f"Clock per decision (seconds, 0 = none, else {CLOCK_FLOOR} or more; when it runs out: {what_en})",
+            "label_ja": f"1手の持ち時間(秒、0=なし、それ以外は{CLOCK_FLOOR}以上。時間切れ: {what_ja})"}
 
 
 def seat_clock(seconds: float, seat: int, awaited: frozenset) -> float | None:

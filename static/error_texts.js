@@ -59,6 +59,10 @@ const TEXTS = {
   bad_options: ["Those options do not fit this game.", "その設定はこのゲームでは使えません。"],
   bad_seat: ["That seat does not exist.", "その席はありません。"],
   bad_seats: ["This game is not played with that many seats.", "このゲームはその人数では遊べません。"],
+  timing_too_short: [
+    "That time is too short: choose 0 (none) or at least the shortest time the setting names.",
+    "その時間は短すぎます。0(なし)か、設定に書かれた最短時間以上にしてください。",
+  ],
   not_a_bot: ["That seat is not a bot's.", "その席はボットではありません。"],
   not_host: ["Only the host can change the table.", "卓を変えられるのはホストだけです。"],
   not_seated: ["Only a player seated at this table can do that.", "この卓に座っているプレイヤーだけができる操作です。"],

@@ -179,7 +179,16 @@ function tableSettings(page, isHost) {
   const room = page.room;
   const game = page.game;
   if (!game) return "";
-  const key = JSON.stringify([isHost, room.num_seats, room.options, room.rated, room.pace, room.on_deadline]);
+  const key = JSON.stringify([
+    isHost,
+    room.num_seats,
+    room.options,
+    room.rated,
+    room.pace,
+    room.on_deadline,
+    room.grace_seconds,
+    room.bot_think_seconds,
+  ]);
   if (page.settingsEl && page.settingsKey === key) return page.settingsEl;
   const focused = page.settingsEl?.contains(document.activeElement)
     ? document.activeElement.dataset.option || "seats"
@@ -234,6 +243,7 @@ function tableSettings(page, isHost) {
       h("legend", {}, t("The table (until Start)", "テーブルの設定(開始まで変更できます)")),
       game.min_players === game.max_players ? "" : h("label", {}, t("players"), " ", seats),
       ...fields,
+      h("p", { id: "table-timing", class: "muted" }, timingText(room)),
     );
   } else {
     const parts = [
@@ -247,6 +257,7 @@ function tableSettings(page, isHost) {
         `${t(spec.label_en || spec.name, spec.label_ja || spec.label_en || spec.name)}: ${optionText(spec, value)}`,
       );
     }
+    parts.push(timingText(room));
     el = h("p", { id: "table-settings", class: "table-settings muted" }, parts.join(" · "));
   }
   page.settingsEl = el;
@@ -254,6 +265,25 @@ function tableSettings(page, isHost) {
   if (focused)
     queueMicrotask(() => el.querySelector(focused === "seats" ? "#room-seats" : `[data-option='${focused}']`)?.focus());
   return el;
+}
+
+/**
+ * What the host chose about time beyond the game's own clocks, said before anyone sits: how long an
+ * away player's seat waits before a bot plays it (a live table; 0 = never), and the bots' pause.
+ */
+export function timingText(room) {
+  const parts = [];
+  if (isLive(room.pace) && typeof room.grace_seconds === "number") {
+    const grace = room.grace_seconds;
+    parts.push(
+      grace > 0
+        ? t(`a bot plays for a player away over ${grace} s`, `${grace}秒以上離れたプレイヤーはボットが代行`)
+        : t("a bot never plays for a player who is away", "離れたプレイヤーをボットが代行しない"),
+    );
+  }
+  if (typeof room.bot_think_seconds === "number")
+    parts.push(t(`bots pause ${room.bot_think_seconds} s per move`, `ボットの1手の間: ${room.bot_think_seconds}秒`));
+  return parts.join(" · ");
 }
 
 /** The host's pace and deadline choices (a correspondence table keeps seats of people who close the tab). */

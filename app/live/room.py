@@ -44,6 +44,7 @@ class LiveRoom:
         self.bot_seats: set[int] = set()
         self.bot_levels: dict[int, str] = {}  # bot seat -> "easy" | "strong" (zombie seats: easy)
         self.default_bot_think_seconds = self.bot_think_seconds = settings.bot_think_seconds
+        self.default_grace_seconds = settings.zombie_grace_seconds
         self._room_push: asyncio.TimerHandle | None = None
         self.absence: AbsenceWatch | None = None  # zombie seats; set by the hub
 
@@ -60,6 +61,8 @@ class LiveRoom:
             "host_id": info.host_id, "match_id": info.match_id, "num_seats": info.num_seats,
             "invite_url": f"{self.invite_base}/r/{self.id}",
             "bot_think_seconds": self.bot_think_seconds,
+            # seconds an away player's seat waits before a bot plays it (0 = never): shown before one sits
+            "grace_seconds": info.grace_seconds if info.grace_seconds is not None else self.default_grace_seconds,
             "seats": info.seats, "rated": info.rated, "next_room_id": info.next_room_id,
             "night_id": info.night_id,
             "pace": info.pace, "on_deadline": info.on_deadline,

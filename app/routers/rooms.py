@@ -40,8 +40,27 @@ def check_table(engine, seats: int, options: dict) -> None:
         raise ApiError(422, "bad_options", f"options {options!r} are not valid for {engine.id}: {exc}") from None
 
 
+def check_timing(engine, options: dict, grace_seconds: float | None = None, min_grace: float = 0.0) -> None:
+    """The host's timing choices leave people time to act: each per-decision clock (an option spec
+    with a ``floor``: ``turn_seconds``, Peribit's ``placement_clock``) is 0 (none) or at least its
+    floor, and the grace before an away player's seat goes to a bot is 0 (never) or at least
+    ``min_grace`` (MIN_GRACE_SECONDS); else 422 ``timing_too_short``, nothing changed. (A grace of
+    a fraction of a second made a reconnect an abandonment, a rated loss: issue 48, point 1.)"""
+    for spec in engine.options:
+        floor = spec.get("floor")
+        value = options.get(spec["name"])
+        if floor and isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < floor:
+            raise ApiError(422, "timing_too_short", f"{spec['name']} {value} is too short: 0 (no clock) or at "
+                           f"least {floor} seconds")
+    if grace_seconds is not None and 0 < grace_seconds < min_grace:
+        raise ApiError(422, "timing_too_short", f"grace_seconds {grace_seconds} is too short: 0 (never hand the "
+                       f"seat of an away player to a bot) or at least {min_grace:g} seconds")
+
+
 @router.post("", status_code=201, dependencies=[rate_limit("rooms")], responses={
-    **RATE_LIMITED, 409: {"description": "`too_many_rooms`: the caller already hosts the most rooms not yet started"}})
+    **RATE_LIMITED, 409: {"description": "`too_many_rooms`: the caller already hosts the most rooms not yet started"},
+    422: {"description": "`bad_seats`, `bad_options`: outside the game's range; `timing_too_short`: a clock or the "
+                         "grace is neither 0 nor at least its floor"}})
 async def create_room(body: NewRoom, player: CurrentPlayer, db: DbDep, hub: HubDep,
                       settings: SettingsDep) -> dict:
     try:
@@ -50,6 +69,7 @@ async def create_room(body: NewRoom, player: CurrentPlayer, db: DbDep, hub: HubD
         raise ApiError(422, "unknown_game", str(exc)) from None
     seats = body.seats if body.seats is not None else engine.min_players
     check_table(engine, seats, body.options)
+    check_timing(engine, body.options, body.grace_seconds, settings.min_grace_seconds)
 
     def create(session) -> str:
         hosting = session.scalar(select(func.count()).select_from(Room)
@@ -74,7 +94,8 @@ async def create_room(body: NewRoom, player: CurrentPlayer, db: DbDep, hub: HubD
 @router.patch("/{room_id}", **{**ROOM_CHANGE, "responses": {
     **RATE_LIMITED, 403: {"description": "`not_host`: only the host changes the table"},
     409: {"description": "`room_not_open`: the match has started; `too_many_players`: more people sit than the new size holds"},
-    422: {"description": "`bad_seats` or `bad_options`: outside the game's range"}}})
+    422: {"description": "`bad_seats` or `bad_options`: outside the game's range; `timing_too_short`: a clock "
+                         "neither 0 nor at least its floor"}}})
 async def change_room(room_id: RoomId, body: RoomSettings, player: CurrentPlayer, db: DbDep, hub: HubDep) -> dict:
     """The host sets the table's size and the game's options in the lobby, until Start; everyone in
     the room gets the new summary. Shrinking moves seated people (and bots) from the seats that go
@@ -90,6 +111,7 @@ async def change_room(room_id: RoomId, body: RoomSettings, player: CurrentPlayer
         seats = body.seats if body.seats is not None else room.num_seats
         options = {**(room.options or {}), **(body.options or {})}
         check_table(engine, seats, options)
+        check_timing(engine, options)
         rows = store.room_seats(session, room_id)
         if seats < len(rows):
             leaving = [r for r in rows[seats:] if r.player_id is not None]

@@ -34,7 +34,7 @@ from typing import Any
 from engines.peribit import data
 from engines.peribit.scoring import best_role
 from engines.plain import copy_plain
-from engines.protocol import SYSTEM, IllegalAction, InvalidAction, check_seat, resolve_options, seat_clock
+from engines.protocol import CLOCK_FLOOR, SYSTEM, IllegalAction, InvalidAction, check_seat, resolve_options, seat_clock
 
 ID = "peribit"
 TITLE = "Peribit"
@@ -48,9 +48,9 @@ SEATS = (0, 1)
 LOG_KEEP = 12
 
 OPTIONS = [
-    {"name": "placement_clock", "type": "int", "default": 30, "min": 0, "max": 600, "clock": True,
-     "label_en": "Placement clock (seconds, 0 = none; a late placement is made for you, metus +1)",
-     "label_ja": "配置の制限時間(秒・0 = なし。時間切れは自動配置、メトゥス+1)"},
+    {"name": "placement_clock", "type": "int", "default": 30, "min": 0, "max": 600, "floor": CLOCK_FLOOR, "clock": True,
+     "label_en": f"Placement clock (seconds, 0 = none, else {CLOCK_FLOOR} or more; a late placement is made for you, metus +1)",
+     "label_ja": f"配置の制限時間(秒・0 = なし、それ以外は{CLOCK_FLOOR}以上。時間切れは自動配置、メトゥス+1)"},
 ]
 
 # Fields of each action type besides "type" (Peribit's "place" may also name its lane's "mark").
