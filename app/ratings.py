@@ -2,10 +2,12 @@
 
 Rules (kept simple so a re-rating from scratch gives exactly the incremental numbers):
 - Only finished matches are rated; aborted ones get result rows but no rating change.
-- A match with any bot seat (in ``match.seats`` or seated later by the host in place of a leaver)
-  is not rated at all: a win against a bot says little, and rating only the humans of a mixed match
-  would rate them against an opponent that has no rating. Nor is a match at a table the host made
-  unrated (``match.rated`` false, a casual table).
+- A match with a bot seat from its start (in ``match.seats``) is not rated at all: a win against a
+  bot says little, and rating only the humans of a mixed match would rate them against an opponent
+  that has no rating. Nor is a match at a table the host made unrated (``match.rated`` false, a
+  casual table). A bot the host seats later in place of a leaver plays for someone who abandoned
+  the match (its abandonment is written with it), as a zombie seat's bot does (below); the host
+  cannot seat one in their own seat (``own_seat``).
 - A bot that played for an absent player (a zombie seat, ``Abandonment``) does not void the match:
   an abandonment counts as a loss for the leaver (ranked after every seat that was not abandoned,
   as lichess counts it), and the others' results stand as played. In a team game the leaver's
@@ -27,7 +29,7 @@ from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from app import store
-from app.models import Match, MatchResult, Player, PlayerRating, RoomSeat
+from app.models import Match, MatchResult, Player, PlayerRating, Room, RoomSeat
 
 MODEL = PlackettLuce()
 # Sigma starts at 25/3 ≈ 8.33 and falls by roughly 0.1–0.3 per rated two-player match.
@@ -66,10 +68,13 @@ def player_tag(player_id: str) -> str:
     return "#" + player_id[:6]
 
 
-# Built once: every finished match asks them, in the action writer's batch transaction.
-_BOT_SEATED = select(
-    select(Player.id).join(RoomSeat, RoomSeat.player_id == Player.id)
-    .where(RoomSeat.room_id == bindparam("b_room"), Player.is_bot.is_(True)).exists())  # seated now
+# Built once: every finished match asks them, in the action writer's batch transaction. The seats
+# of the match's room a bot holds now, while the room is still on that match (a bot the host seats
+# after it, for a rematch in the same room, is the next match's, which names it in its seats).
+_BOT_SEATS = (select(RoomSeat.seat).join(Player, RoomSeat.player_id == Player.id)
+              .join(Room, Room.id == RoomSeat.room_id)
+              .where(RoomSeat.room_id == bindparam("b_room"), Room.match_id == bindparam("b_match"),
+                     Player.is_bot.is_(True)))
 
 
 def unrated_reason(session: Session, match: Match | store.FinishedMatch,
@@ -84,12 +89,16 @@ def unrated_reason(session: Session, match: Match | store.FinishedMatch,
         return "the table was unrated"
     if any(seat.get("bot") for seat in match.seats):
         return "a bot played"
-    if session.connection().execute(_BOT_SEATED, {"b_room": match.room_id}).scalar():
-        return "a bot took over a seat"  # seated by the host in place of a leaver
+    # Abandonments before the bots the host seated: a leaver's seat a bot took over is abandoned
+    # (written with the bot, app/routers/bots.py), so it counts as the leaver's loss, as a zombie
+    # seat does; leaving and then a bot in the seat must never make a lost match unrated.
     if abandoned is None:
         abandoned = abandoned_seats(session, match.id)
     if len(abandoned) >= len(match.seats):
         return "every player left"  # bots played it out for all of them: nobody's result to rate
+    taken_over = session.connection().execute(_BOT_SEATS, {"b_room": match.room_id, "b_match": match.id}).scalars()
+    if set(taken_over) - abandoned:
+        return "a bot took over a seat"  # in place of a leaver whose abandonment was never written
     ids = [seat["player_id"] for seat in match.seats]
     if len(set(ids)) != len(ids):
         return "one player held several seats"

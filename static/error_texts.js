@@ -63,6 +63,10 @@ const TEXTS = {
     "That time is too short: choose 0 (none) or at least the shortest time the setting names.",
     "その時間は短すぎます。0(なし)か、設定に書かれた最短時間以上にしてください。",
   ],
+  own_seat: [
+    "You left this seat: take it back to play on (a bot plays it until then).",
+    "この席は退席中です。続けるには席に戻ってください(それまではボットが代わりに指します)。",
+  ],
   not_a_bot: ["That seat is not a bot's.", "その席はボットではありません。"],
   not_host: ["Only the host can change the table.", "卓を変えられるのはホストだけです。"],
   not_seated: ["Only a player seated at this table can do that.", "この卓に座っているプレイヤーだけができる操作です。"],

@@ -21,9 +21,10 @@ import asyncio
 import logging
 from typing import Awaitable, Callable
 
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
-from app.models import Abandonment
+from app.models import Abandonment, utcnow
 
 log = logging.getLogger("asobiba.zombies")
 
@@ -144,14 +145,21 @@ class AbsenceWatch:
             return False
         return seat in self.left or (self.grace > 0 and self.clock.now() - since >= self.grace)
 
-def record_abandonment(session, match_id: str, player_id: str, seat: int) -> None:
+def record_abandonment(session, match_id: str, player_id: str, seat: int, commit: bool = True) -> None:
     """Called in a worker thread when a bot takes the seat of an absent player. Once per match,
     seat and player, however often they leave and come back (a second writer that got there first
-    has recorded it)."""
+    has recorded it). ``commit`` False: written in the caller's transaction (the host seating a bot
+    for a leaver, app/routers/bots.py), where a row a racing writer committed meanwhile is no error."""
+    if not commit:
+        insert = (postgresql if session.get_bind().dialect.name == "postgresql" else sqlite).insert
+        session.execute(insert(Abandonment).values(match_id=match_id, player_id=player_id, seat=seat, at=utcnow())
+                        .on_conflict_do_nothing(index_elements=["match_id", "seat", "player_id"]))
+        return
     exists = session.query(Abandonment).filter_by(match_id=match_id, player_id=player_id, seat=seat).first()
-    if exists is None:
-        session.add(Abandonment(match_id=match_id, player_id=player_id, seat=seat))
-        try:
-            session.commit()
-        except IntegrityError:
-            session.rollback()
+    if exists is not None:
+        return
+    session.add(Abandonment(match_id=match_id, player_id=player_id, seat=seat))
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()

@@ -18,6 +18,7 @@ from app import store
 from app.deps import CurrentPlayer, DbDep, HubDep
 from app.errors import ApiError, bad_seat, seat_name
 from app.limits.rest import rate_limit
+from app.live.zombies import record_abandonment
 from app.names import seat_skeleton
 from app.models import Player, RoomSeat
 from app.rematch.confirm import confirm as confirm_rematch
@@ -54,7 +55,8 @@ def _bot_name(session, room_id: str) -> str:
     429: {"description": "`rate_limited`: too many room changes; see `Retry-After`"},
     200: {"description": "The room summary with the bot seated"},
     403: {"description": "`not_host`: only the host seats bots"},
-    409: {"description": "`seat_taken`, `room_full`, `room_closed`: the seat is not free for a bot"},
+    409: {"description": "`seat_taken`, `room_full`, `room_closed`: the seat is not free for a bot; `own_seat`: "
+                         "the host's own seat (left mid-match: taken back by joining)"},
     422: {"description": "`bad_seat`: no such seat"},
 })
 async def add_bot(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep,
@@ -86,6 +88,13 @@ async def add_bot(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep
             seat = seats[wanted]
             if not seat.left:
                 raise ApiError(409, "seat_taken", f"{seat_name(wanted)} is played by someone who has not left")
+            if seat.player_id == player.id:  # (a host losing by leaving must not hand the loss to a bot)
+                raise ApiError(409, "own_seat", "you left this seat: take it back (join) to play on; a bot "
+                               "already plays it until then")
+            # The leaver's abandonment, in this transaction: written before the bot sits, however
+            # soon after the leave, so the match counts it (a rated loss for the leaver, app.ratings).
+            if room.match_id and seat.player_id:
+                record_abandonment(session, room.match_id, seat.player_id, seat.seat, commit=False)
         elif room.status == "finished":
             if wanted is None:
                 raise ApiError(422, "bad_seat", "name the seat of the player who is gone")
