@@ -105,9 +105,8 @@ class Settings(BaseSettings):
     # Zombie seats: seconds a seated player may be away from a running match before the game's bot
     # plays for them (room option ``grace_seconds`` overrides; 0 = never).
     zombie_grace_seconds: float = 60.0
-    # The shortest grace a host may set (room option ``grace_seconds``): 0 (never hand an away
-    # player's seat to a bot) or at least this many seconds, so a reconnect (a page reload, a
-    # phone leaving a tunnel) is never an abandonment (docs/decisions/2026-12-07-timing-floors.md).
+    # A host's ``grace_seconds`` is 0 (never) or at least this: a reconnect (a reload, a phone out of
+    # a tunnel) is never an abandonment (docs/decisions/2026-12-07-timing-floors.md).
     min_grace_seconds: float = Field(default=20.0, ge=0)
     # Slow consumers: messages queued for one socket before it is closed (1013) to resync later.
     send_queue_limit: int = 256

@@ -22,10 +22,12 @@ def shared_cluster(request, tmp_path_factory):
     """One cluster for this module's tests (three server processes and HAProxy took a start per
     test): each test makes its own players and rooms. 5 chat credits per 600 s (the default refills
     them over 10 s, so a loaded machine that took 2 s over the seven messages of the chat test got
-    a sixth credit back, and one refusal less), at most 3 sockets per player."""
+    a sixth credit back, and one refusal less), at most 3 sockets per player, graces from 1 s (the
+    zombie test's room waits 1 s, not the 20 s floor)."""
     folder = tmp_path_factory.mktemp("cluster")
     with migrated_database(request.param, folder) as url:
-        cluster = LocalCluster(url, folder, MAX_SOCKETS_PER_PLAYER="3", RATE_CHAT_PER_TOKEN="5/600")
+        cluster = LocalCluster(url, folder, MAX_SOCKETS_PER_PLAYER="3", RATE_CHAT_PER_TOKEN="5/600",
+                               MIN_GRACE_SECONDS="1")
         cluster.database_url = url
         with cluster:
             yield cluster

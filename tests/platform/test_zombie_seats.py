@@ -176,7 +176,7 @@ def test_coming_back_takes_the_seat_back(fake_clock_server):
 def test_rest_players_and_the_grace_option(fake_clock_server):
     server = fake_clock_server
     aki, ben = Api.new_player(server.base_url, "Aki"), Api.new_player(server.base_url, "Ben")
-    room_id = aki.post("/api/rooms", {"game": "synomilia", "seats": 2, "grace_seconds": 10,
+    room_id = aki.post("/api/rooms", {"game": "synomilia", "seats": 2, "grace_seconds": 20,
                                       "options": no_clocks("synomilia")}).json()["id"]
     assert ben.post(f"/api/rooms/{room_id}/join").status_code == 200
     assert aki.post(f"/api/rooms/{room_id}/start").status_code == 200
@@ -184,7 +184,7 @@ def test_rest_players_and_the_grace_option(fake_clock_server):
         server.clock.advance(8)
         assert aki.get(f"/api/rooms/{room_id}/view").status_code == 200
         time.sleep(0.05)
-    assert zombies(server, room_id) == [1]  # Ben made no call for 32 s; the room's grace is 10 s
+    assert zombies(server, room_id) == [1]  # Ben made no call for 32 s; the room's grace is 20 s
     never = aki.post("/api/rooms", {"game": "synomilia", "seats": 2, "grace_seconds": 0}).json()["id"]
     assert ben.post(f"/api/rooms/{never}/join").status_code == 200
     assert aki.post(f"/api/rooms/{never}/start").status_code == 200
