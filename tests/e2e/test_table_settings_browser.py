@@ -52,6 +52,10 @@ def test_six_makelandia_seats_on_the_landing_are_six_in_the_lobby_and_the_host_c
     friend.locator(".seat[data-seat='7']").wait_for()
     assert seat_count(friend) == 8 and seat_count(host) == 8
     assert ("8人" if ja else "8 players") in friend.locator("#table-settings").inner_text()
+    # the timing beyond the game's clocks is said before anyone sits (the server's 60 s grace here)
+    assert ("60秒以上離れたプレイヤーはボットが代行" if ja else "a bot plays for a player away over 60 s") in \
+        friend.locator("#table-settings").inner_text()
+    assert ("ボットの1手の間" if ja else "bots pause") in host.locator("#table-timing").inner_text()
     friend.screenshot(path=shots / f"table-settings-friend-{locale}-{viewport['width']}.png", full_page=True)
 
     # shrinking to 4: Ben's seat goes, so Ben is moved into the first free seat that stays
@@ -74,6 +78,8 @@ def test_six_makelandia_seats_on_the_landing_are_six_in_the_lobby_and_the_host_c
     assert too_many["status"] == 422 and too_many["body"]["error"]["code"] == "bad_seats"
     bad_option = patch_room(host, {"options": {"turn_seconds": 5000}})
     assert bad_option["status"] == 422 and bad_option["body"]["error"]["code"] == "bad_options"
+    too_short = patch_room(host, {"options": {"turn_seconds": 3}})
+    assert too_short["status"] == 422 and too_short["body"]["error"]["code"] == "timing_too_short"
     assert seat_count(host) == 4
     for seat in (2, 3):
         add_bot(host, seat)
