@@ -8,8 +8,9 @@ message. Each event is queued once (``Notifier.notify``); who receives it:
   proposal to answer (``extra["answer"]``), one whose answer an abort or a teammate's
   concession now waits for (``platform.owing``: a decision of theirs too, under the same setting);
 - ``match_ended``: every seated person not at the table now (a bot's absent player included);
-- ``chat_mention``: a seated person named "@name" in a message they may read (team chat: only
-  the team), not at the table now;
+- ``chat_mention``: a seated person named "@name" by another seated person (a spectator's message
+  pushes nothing: anyone may watch a table, and each push spends the recipient's throttle) in a
+  message they may read (team chat: only the team), not at the table now;
 - ``hours_left``: the correspondence deadline's hook (``hours_left``).
 Bots are never notified."""
 
@@ -86,14 +87,18 @@ def hours_left(notifier, live, game: str, seats: Iterable[int]) -> None:
 
 
 def chat_mentions(notifier, live, sender_id: str, sender: str, text: str, seats: set[int] | None) -> None:
-    """"@name" of a seated person (``seats``: those who may read the message, None = everyone)."""
+    """"@name" of a seated person by a seated person (``seats``: those who may read the message,
+    None = everyone); a spectator's mention is shown in the chat but pushes nothing."""
     if "@" not in text:
+        return
+    humans = _humans(live)
+    if sender_id not in humans.values():
         return
     folded = _fold(text)
     online = _online(live)
     names = {s["player_id"]: s.get("name") or "" for s in live.summary_base.get("seats", [])
              if s.get("player_id") and not s.get("bot")}
-    mentioned = [pid for seat, pid in _humans(live).items()
+    mentioned = [pid for seat, pid in humans.items()
                  if pid != sender_id and pid not in online and (seats is None or seat in seats)
                  and names.get(pid) and "@" + _fold(names[pid]) in folded]
     if mentioned:
