@@ -139,16 +139,19 @@ class Settings(BaseSettings):
     # The ONE exception to "only https endpoints on public addresses": also allow plain-http
     # endpoints on a loopback address (tests stand in for the push service on 127.0.0.1). Never in production.
     push_allow_loopback_http: bool = False
-    # Pushes are sent off the event loop: a bounded queue of events (past it an event is dropped and
-    # counted) drained by this many sender threads; each post waits at most push_timeout seconds.
+    # Pushes are sent off the event loop: a bounded queue (full: the longest backlog's newest event is
+    # dropped, counted), this many sender tasks serving players in turn (app/push/fair.py); each post
+    # waits at most push_timeout seconds.
     push_queue: int = Field(default=1000, ge=1)
     push_workers: int = Field(default=2, ge=1, le=32)
     push_timeout: float = Field(default=10.0, gt=0, le=60)
     # Subscriptions (browsers) one player may hold; the next is refused (409 too_many_subscriptions).
     push_max_subscriptions_per_player: int = Field(default=10, ge=1, le=100)
     # Pushes one player receives at most ("credits/seconds", shared by a cluster's processes through
-    # the rate-limit store); past it an event's push is skipped (the in-page count still shows it).
+    # the rate-limit store; past it an event's push is skipped, the in-page count still shows it), and
+    # the sender time their posts may take per process ("seconds/seconds"; past it: dropped, "over_budget").
     rate_notify_per_player: str = "30/3600"
+    push_budget_per_player: str = "120/3600"
     # The notification settings and subscription calls (/api/me/notifications, /api/push/*).
     rate_push_per_token: str = "60/600"
     rate_push_per_ip: str = "300/600"

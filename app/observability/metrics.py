@@ -58,7 +58,8 @@ LOOP_LAG = Histogram("asobiba_loop_lag_seconds", "How late the event loop ran a 
                      "LOOP_LAG_INTERVAL_MS: how long any callback, collection or burst held the loop.",
                      buckets=PAUSE_BUCKETS)
 PUSHES = Counter("asobiba_pushes", "Web Push notifications by result: sent, gone (the subscription was "
-                 "deleted), failed, refused (not a public https endpoint), throttled, dropped (queue full).",
+                 "deleted), failed, refused (not a public https endpoint), throttled, dropped (queue full), "
+                 "over_budget (the player's posts used up their sender time).",
                  ["result"])
 
 

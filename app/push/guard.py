@@ -4,7 +4,10 @@ subscription cannot make the server send requests into private networks (request
 Checked three times: the URL when a browser subscribes (scheme, no user part, a host), every
 address the host resolves to before each post (all must be public), and the address each new
 connection actually reached (``guarded_session``), so a DNS answer that changes between the check
-and the connection (rebinding) still cannot reach a private address. No proxy from the
+and the connection (rebinding) still cannot reach a private address. The subscriber chooses the
+host, so its DNS server too: a post's look-up (``Resolver``) runs in a few threads of its own and
+is waited for at most ``timeout`` seconds, and the connection goes to the addresses it checked
+(no second look-up in the sender thread). No proxy from the
 environment, no redirects. The endpoint's server is whoever subscribed, so a post is bounded as a
 whole, not only per read (requests' ``timeout`` is per socket operation: a server dripping a byte
 at a time would hold a sender thread for ever): one connection per post (``Connection: close``),
@@ -18,21 +21,34 @@ import ipaddress
 import socket
 import threading
 import time
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from urllib.parse import urlsplit
 
 import requests
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
-from urllib3.exceptions import NewConnectionError
+from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
 
 MAX_ENDPOINT_CHARS = 1024
 MAX_RESPONSE_BYTES = 16 * 1024  # of a push service's answer's body: its error text at most
 DEFAULT_POST_SECONDS = 10.0  # the whole post, when the caller gives no timeout
+DEFAULT_RESOLVE_SECONDS = 2.0  # a post's look-up of its host, when the resolver is given no timeout
+RESOLVER_THREADS = 4  # a post's look-ups run in these (a hung one holds one of them, never a sender)
+# An allowed answer is reused this long (a push service's few hosts are looked up once, not at every
+# post, nor behind a subscriber's hung look-ups); at most this many hosts are remembered.
+RESOLVE_CACHE_SECONDS = 30.0
+RESOLVE_CACHE_HOSTS = 1024
 
 
 class EndpointRefused(ValueError):
     """The endpoint is not one the server posts to (the message says why)."""
+
+
+class ResolveTimeout(EndpointRefused):
+    """The endpoint's host was not resolved in time (``Resolver``): not posted to this time."""
 
 
 def check_url(url: str, allow_loopback_http: bool) -> tuple[str, int, str]:
@@ -113,12 +129,62 @@ def check_endpoint(url: str, allow_loopback_http: bool) -> None:
     resolve(*check_url(url, allow_loopback_http), allow_loopback_http)
 
 
+class Resolver:
+    """``resolve`` bounded in time: the look-up runs in at most ``threads`` threads of the
+    resolver's own (the system's resolver cannot be interrupted; a look-up that hangs holds one of
+    them until it gives up, and one not begun when its caller stopped waiting never runs), the
+    caller waits at most ``timeout`` seconds. An allowed answer is kept ``RESOLVE_CACHE_SECONDS``
+    (every connection's peer is checked again anyway); an address literal needs no look-up."""
+
+    def __init__(self, timeout: float = DEFAULT_RESOLVE_SECONDS, threads: int = RESOLVER_THREADS):
+        self.timeout = timeout
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="push-dns")
+        self._cache: OrderedDict[tuple, tuple[float, list[str]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def check(self, url: str, allow_loopback_http: bool) -> list[str]:
+        """The URL's allowed addresses, or ``EndpointRefused`` (also when the look-up takes too long)."""
+        return self.resolve(*check_url(url, allow_loopback_http), allow_loopback_http)
+
+    def resolve(self, host: str, port: int, scheme: str, allow_loopback_http: bool) -> list[str]:
+        try:
+            ipaddress.ip_address(host.split("%", 1)[0])
+        except ValueError:
+            pass
+        else:
+            if not address_allowed(host, scheme, allow_loopback_http):
+                raise EndpointRefused(f"the endpoint's host {host!r} is not on a public address")
+            return [host]
+        key = (host.lower(), port, scheme, allow_loopback_http)
+        now = time.monotonic()
+        with self._lock:
+            cached = self._cache.get(key)
+            if cached is not None and cached[0] > now:
+                return cached[1]
+        future = self._pool.submit(resolve, host, port, scheme, allow_loopback_http)
+        try:
+            addresses = future.result(self.timeout)
+        except FutureTimeout:
+            future.cancel()
+            raise ResolveTimeout(f"the endpoint's host {host!r} was not resolved within {self.timeout:g} s") from None
+        with self._lock:
+            self._cache.pop(key, None)
+            self._cache[key] = (now + RESOLVE_CACHE_SECONDS, addresses)
+            while len(self._cache) > RESOLVE_CACHE_HOSTS:
+                self._cache.popitem(last=False)
+        return addresses
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
 class PeerRefused(NewConnectionError):
     """A connection reached an address the server may not post to; it was closed unused."""
 
 
-# The sender thread's post under way: when it must end (monotonic), and the cut-off timers of the
-# connections it opened (cancelled when the post is done).
+# The sender thread's post under way: when it must end (monotonic), the addresses its host was
+# checked to have (connections go to these), and the cut-off timers of the connections it opened
+# (cancelled when the post is done).
 _post = threading.local()
 
 
@@ -141,6 +207,25 @@ def _checked(sock: socket.socket, conn, scheme: str, allow_loopback_http: bool) 
     timer.start()
     _post.timers = [*getattr(_post, "timers", []), timer]
     return sock
+
+
+def _connect(conn, connect, scheme: str, allow_loopback_http: bool) -> socket.socket:
+    """A new connection of ``conn``, to the post's checked addresses in turn (none checked: the
+    host as urllib3 resolves it), its peer checked."""
+    addresses = getattr(_post, "addresses", None)
+    if not addresses:
+        return _checked(connect(), conn, scheme, allow_loopback_http)
+    failed: Exception | None = None
+    for address in addresses:
+        conn._dns_host = address  # (TLS still names and verifies ``conn.host``)
+        try:
+            return _checked(connect(), conn, scheme, allow_loopback_http)
+        except PeerRefused:
+            raise
+        except ConnectTimeoutError as exc:  # (also NewConnectionError): the next address
+            failed = exc
+    assert failed is not None
+    raise failed
 
 
 def _seconds(timeout) -> float:
@@ -168,17 +253,18 @@ def _read_capped(response: requests.Response) -> None:
     response._content_consumed = True
 
 
-def guarded_session(allow_loopback_http: bool) -> requests.Session:
+def guarded_session(allow_loopback_http: bool, resolver: Resolver | None = None) -> requests.Session:
     """A requests session that checks each connection's peer address, follows no redirect and
-    takes no proxy or credentials from the environment."""
+    takes no proxy or credentials from the environment. With a ``resolver``, each post's host is
+    looked up by it (bounded; ``EndpointRefused``) and connected to at the addresses it checked."""
 
     class GuardedHTTP(HTTPConnection):
         def _new_conn(self) -> socket.socket:
-            return _checked(super()._new_conn(), self, "http", allow_loopback_http)
+            return _connect(self, super()._new_conn, "http", allow_loopback_http)
 
     class GuardedHTTPS(HTTPSConnection):
         def _new_conn(self) -> socket.socket:
-            return _checked(super()._new_conn(), self, "https", allow_loopback_http)
+            return _connect(self, super()._new_conn, "https", allow_loopback_http)
 
     class HTTPPool(HTTPConnectionPool):
         ConnectionCls = GuardedHTTP
@@ -197,6 +283,8 @@ def guarded_session(allow_loopback_http: bool) -> requests.Session:
             kwargs["allow_redirects"] = False
             kwargs["stream"] = True
             kwargs["headers"] = {**(kwargs.get("headers") or {}), "Connection": "close"}
+            if resolver is not None:
+                _post.addresses = resolver.check(url, allow_loopback_http)
             _post.until = time.monotonic() + _seconds(kwargs.get("timeout"))
             try:
                 response = super().request(method, url, *args, **kwargs)
@@ -207,6 +295,7 @@ def guarded_session(allow_loopback_http: bool) -> requests.Session:
                     timer.cancel()
                 _post.timers = []
                 del _post.until
+                _post.addresses = None
 
     session = Session()
     session.trust_env = False  # no HTTP(S)_PROXY, no .netrc
@@ -218,5 +307,5 @@ def guarded_session(allow_loopback_http: bool) -> requests.Session:
 class SessionPerThread(threading.local):
     """One guarded session per sender thread (a requests session is not meant to be shared)."""
 
-    def __init__(self, allow_loopback_http: bool):
-        self.session = guarded_session(allow_loopback_http)
+    def __init__(self, allow_loopback_http: bool, resolver: Resolver | None = None):
+        self.session = guarded_session(allow_loopback_http, resolver)
