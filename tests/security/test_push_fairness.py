@@ -166,3 +166,75 @@ def test_a_players_silent_endpoints_use_up_their_sender_time(database_url, push_
     finally:
         silent.close()
         running.stop()
+
+
+def test_a_host_whose_look_up_hangs_does_not_hold_the_senders(database_url, push_service, monkeypatch):
+    """Bex's ten endpoints are on hosts of his own DNS server, which answered when he subscribed
+    and never answers again: the look-up before each post gives up in time (``RESOLVE_SECONDS``)
+    and Hana's push still arrives promptly. The resolver is the one stand-in: lookups of
+    ``*.hang.test`` answer 127.0.0.1 until ``hanging`` is set, then block until the test ends."""
+    hanging, release = threading.Event(), threading.Event()
+    real = socket.getaddrinfo
+
+    def resolver(host, *args, **kwargs):
+        if isinstance(host, str) and host.endswith(".hang.test"):
+            if hanging.is_set():
+                release.wait(60)
+                raise socket.gaierror("no answer")
+            return real("127.0.0.1", *args, **kwargs)
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver)
+    running = start_in_thread(database_url, push_allow_loopback_http=True, rate_notify_per_player="1000/60")
+    try:
+        room_id, (ark, bex, hana) = setup_room(running.base_url, "three_magic", ["Ark", "Bex", "Hana"])
+        push_service.server_key = bex.get("/api/push/key").json()["public_key"]
+        for n in range(ENDPOINTS):
+            body = push_service.subscriber(f"bex-{n}").subscription(f"http://h{n}.hang.test:9")
+            assert bex.post("/api/me/push-subscriptions", body).status_code == 201
+        assert bex.put("/api/me/notifications", {"kinds": {"chat_mention": True}}).status_code == 200
+        subscribe(hana, push_service, "hana", kinds={"chat_mention": True})
+        hanging.set()
+        sock = Socket(running.ws_url, room_id, ark.token)
+        try:
+            chat(sock, "@Bex one")
+            chat(sock, "@Bex two")
+            chat(sock, "@Bex three")
+            chat(sock, "@Hana your move")
+            push_service.wait_for("hana", 1, timeout=PROMPT_SECONDS)
+        finally:
+            sock.close()
+        assert push_service.problems == []
+    finally:
+        release.set()
+        running.stop()
+
+
+def test_look_ups_that_hang_hold_a_bounded_number_of_threads(monkeypatch):
+    """Twenty posts' look-ups of hosts that never answer: each caller waits ``timeout`` at most,
+    and they hold the resolver's four threads, no more; an address literal needs none of them."""
+    from app.push import guard
+
+    release = threading.Event()
+    real = socket.getaddrinfo
+
+    def hanging(host, *args, **kwargs):
+        if isinstance(host, str) and host.endswith(".hang.test"):
+            release.wait(60)
+            raise socket.gaierror("no answer")
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", hanging)
+    resolver = guard.Resolver(timeout=0.2, threads=4)
+    threads_before = threading.active_count()
+    try:
+        for n in range(20):
+            started = time.monotonic()
+            with pytest.raises(guard.EndpointRefused, match="not resolved within"):
+                resolver.check(f"https://h{n}.hang.test/push", allow_loopback_http=False)
+            assert time.monotonic() - started < 2
+        assert threading.active_count() - threads_before <= 4
+        assert resolver.check("http://127.0.0.1:9/push", allow_loopback_http=True) == ["127.0.0.1"]
+    finally:
+        release.set()
+        resolver.close()
