@@ -41,6 +41,7 @@ from app.live.connection import Connection
 from app.live.socket_handlers import SocketSession, handle, send_views
 from app.observability import logs
 from app.protocol import Hello, MalformedFrame, parse_client_frame
+from app.schemas import MAX_INT
 from app.unavailable import is_outage, unavailable
 
 router = APIRouter(tags=["live"])
@@ -48,12 +49,20 @@ log = logging.getLogger("asobiba.ws")
 
 
 @router.websocket("/ws/rooms/{room_id}")
-async def room_socket(websocket: WebSocket, room_id: str, token: str | None = None, version: int | None = None):
+async def room_socket(websocket: WebSocket, room_id: str, token: str | None = None, version: str | None = None):
     app = websocket.app
     hub = app.state.hub
     limiter = app.state.limiter
     await websocket.accept()
     if not await charge_socket_open(websocket, limiter):  # per IP, before any other work
+        return
+    # Read here rather than by FastAPI: a query it cannot convert refuses the upgrade with a bare
+    # 403, which tells a client author nothing; this says what is wrong, then closes (1008).
+    try:
+        seen = _version(version)
+    except ValueError:
+        await websocket.send_json(_error("malformed", f"version must be an integer from 0 to {MAX_INT}"))
+        await websocket.close(1008, "malformed version")
         return
     try:
         await hub.room(room_id)
@@ -105,7 +114,7 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
     untrack = app.state.live_sessions.track(credential, close_socket_later(connection, live))
     try:
         live.join(connection)
-        send_views(live, connection, version)
+        send_views(live, connection, seen)
         await send_history(live, connection, app.state.db)
         # In a task of its own: each time a move's await resumes, Python passes through every
         # coroutine frame of the task, and this one's is ~20 deep (uvicorn, the middleware stack,
@@ -197,6 +206,15 @@ async def _close_with_error(websocket: WebSocket, code: str, message: str) -> No
 async def _refuse_unavailable(websocket: WebSocket) -> None:
     await websocket.send_json({"type": "error", **unavailable().as_dict()})
     await websocket.close(1013, "the database is unavailable; try again shortly")
+
+
+def _version(text: str | None) -> int | None:
+    """The ``?version=`` a reconnect names (None when absent); ValueError when it is not one."""
+    if text is None:
+        return None
+    if not text.isascii() or not text.isdigit() or len(text) > 16 or int(text) > MAX_INT:
+        raise ValueError(text)
+    return int(text)
 
 
 def _error(code: str, message: str) -> dict:

@@ -97,3 +97,23 @@ def test_policy_violations_close_with_1008(server, path, reason):
         for _ in range(10):
             sock.recv(timeout=5)
     assert closed.value.rcvd.code == 1008 and closed.value.rcvd.reason == reason
+
+
+@pytest.mark.parametrize("version", ["abc", "-1", "1.5", "９", str(2**53), "1" * 40])
+def test_a_version_that_is_not_one_is_a_malformed_error_not_a_bare_403(server, version):
+    """``?version=abc`` used to refuse the upgrade with a bare 403 (FastAPI's conversion): a client
+    author learned nothing. Now the socket opens, says ``malformed`` and closes with 1008."""
+    room_id, _ = setup_room(server.base_url, "synomilia", ["Aki", "Ben"])
+    sock = Socket(server.ws_url, room_id, version=version)
+    error = sock.recv(timeout=5)
+    assert error["type"] == "error" and error["code"] == "malformed" and "version" in error["message"]
+    with pytest.raises(ConnectionClosed) as closed:
+        sock.recv(timeout=5)
+    assert closed.value.rcvd.code == 1008
+
+
+def test_a_reconnect_with_a_good_version_still_gets_what_it_missed(server):
+    room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 0})
+    assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+    sock = Socket(server.ws_url, room_id, host.token, version=0)
+    assert sock.latest_view()["version"] == 0
