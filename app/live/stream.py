@@ -15,6 +15,10 @@ from app.limits.sockets import Admission
 from app.live.connection import MAX_QUEUED
 
 
+SHUTTING_DOWN = {"type": "error", "code": "shutting_down",
+                 "message": "the server is restarting: reconnect for a full view"}
+
+
 class StreamSubscriber:
     def __init__(self, player_id: str | None):
         self.player_id = player_id
@@ -32,7 +36,11 @@ class StreamSubscriber:
         self.queue.put_nowait(message)
 
     async def close_after_flush(self, _code: int, _reason: str) -> None:
-        """End the stream after what is queued (server restart); the reader reconnects."""
+        """End the stream after what is queued (the server restarts: the hub's drain), with an
+        ``error`` line ``shutting_down`` as its last, so a reader knows to reconnect rather than
+        take the end for a finished match or a network fault."""
+        if not self.overflowed:
+            self.queue.put_nowait(SHUTTING_DOWN)
         self.queue.put_nowait(None)
 
     def send_frame(self, encoded) -> None:

@@ -49,7 +49,8 @@ seat gets the spectator view):
 
 The stream ends after the line of the view that carries the `outcome` (and anything pushed with
 it), or after an `error` line `session_ended` when the token's session ends (logged out, revoked,
-expired, password changed, guest name claimed). A reader that falls far behind is cut off: reconnect to get a full view. To act, send
+expired, password changed, guest name claimed), or after an `error` line `shutting_down` when the
+server restarts (reconnect, to this or another process). A reader that falls far behind is cut off: reconnect to get a full view. To act, send
 `POST /api/rooms/{id}/actions` with `{"action": <one of legal_actions>, "version": <view version>}`.
 """
 

@@ -6,6 +6,7 @@ the database, nothing is applied twice, and the match plays on to its end."""
 
 from __future__ import annotations
 
+import json
 import random
 import signal
 import time
@@ -154,3 +155,26 @@ def test_draining_refuses_new_work_but_answers_probes(server):
         assert close_code(sock) == 1012
     finally:
         lifecycle.shutting_down = lifecycle.draining = False  # this process's metrics report it
+
+
+def test_sigterm_ends_a_stream_with_a_shutting_down_line(database_url):
+    """A program reading the NDJSON stream learns that the server is restarting (an ``error``
+    line ``shutting_down`` last), not a bare end it would take for a network fault."""
+    server = ServerProcess(database_url, env={"SHUTDOWN_TIMEOUT": str(SHUTDOWN_TIMEOUT), "SHUTDOWN_UNREADY_SECONDS": "0"})
+    server.start()
+    try:
+        room_id, (host, guest) = setup_room(server.base_url, GAME, ["Aki", "Ben"], OPTIONS)
+        assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+        lines = []
+        headers = {"Authorization": f"Bearer {guest.token}"}
+        with httpx.stream("GET", f"{server.base_url}/api/rooms/{room_id}/stream", headers=headers, timeout=15) as response:
+            assert response.status_code == 200
+            for line in response.iter_lines():
+                lines.append(json.loads(line))
+                if len(lines) == 1:
+                    assert lines[0]["type"] == "view"
+                    server.process.send_signal(signal.SIGTERM)
+        assert lines[-1]["type"] == "error" and lines[-1]["code"] == "shutting_down", lines
+        assert server.process.wait(timeout=SHUTDOWN_TIMEOUT + 5) == 0
+    finally:
+        server.stop()
