@@ -27,6 +27,9 @@ LIMITS = {
     "push": "notification settings calls",
 }
 
+# Limits whose buckets are not per token and IP, read by their own code from their own settings.
+THROTTLED_ELSEWHERE = {"account_logins"}  # app/accounts/throttle.py: per name and address, per name
+
 
 class RateLimited(ApiError):
     def __init__(self, name: str, rule: Rule, per: str, wait: float):
@@ -54,10 +57,17 @@ class Limiter:
         self.store = store or MemoryBucketStore()
         self.socket_counts = sockets or MemorySocketCounts()
         self.rules: dict[tuple[str, str], Rule | None] = {}
+        fields = type(settings).model_fields
         for name in LIMITS:
+            if name in THROTTLED_ELSEWHERE:
+                continue
+            found = [per for per in ("token", "ip") if f"rate_{name}_per_{per}" in fields]
+            if not found:  # a limit no setting configures would silently be off
+                raise ValueError(f"rate limit {name!r} has no setting rate_{name}_per_token or _per_ip")
             for per in ("token", "ip"):
-                text = getattr(settings, f"rate_{name}_per_{per}", "off")
-                self.rules[(name, per)] = Rule.parse(text)
+                # A limit has a bucket per token, per IP or both, as its settings say (no login
+                # limit per token: a log-in has none yet); the text was parsed when settings loaded.
+                self.rules[(name, per)] = Rule.parse(getattr(settings, f"rate_{name}_per_{per}")) if per in found else None
         self.max_sockets_per_player = settings.max_sockets_per_player
         self.max_spectators_per_ip = settings.max_spectators_per_ip
 
