@@ -105,6 +105,7 @@ class RecordingSocket:
         self.writer = writer
         self.match_id = match_id
         self.received: list[dict] = []
+        self.frames: list[Encoded] = []  # what it was given, as given (shared objects stay shared)
         self.committed_when_sent: list[int] = []
         self.closed: tuple[int, str] | None = None
 
@@ -112,6 +113,7 @@ class RecordingSocket:
         self.send_frame(Encoded.of(message))
 
     def send_frame(self, encoded: Encoded) -> None:
+        self.frames.append(encoded)
         # What goes on the wire is the frame: decode what it carries, as a client would.
         self.received.append(Encoded(body=_payload(encoded.frame)).message)
         if self.writer is not None:
