@@ -30,15 +30,15 @@ def database_url(tmp_path):
         yield url
 
 
-def started_match(database_url: str) -> str:
-    """Room r1: Aki (p0) and Ben (p1) at a Synomilia table whose match has started; its id."""
+def started_match(database_url: str, pace: str = "live", on_deadline: str = "bot") -> str:
+    """Room r1: Aki (p0) and Ben (p1) at a Synomilia table (of ``pace``) whose match has started; its id."""
     database = Database(database_url)
     try:
         with database.session_factory() as session, session.begin():
             session.add_all([Player(id="p0", name="Aki", token_hash="h0"), Player(id="p1", name="Ben", token_hash="h1")])
             session.flush()
             room = Room(id="r1", game="synomilia", options={"reveal_delay": 0, "turn_seconds": 0}, num_seats=2,
-                        host_id="p0", status="open")
+                        host_id="p0", status="open", pace=pace, on_deadline=on_deadline)
             session.add(room)
             session.flush()
             session.add_all([RoomSeat(room_id="r1", seat=0, player_id="p0"), RoomSeat(room_id="r1", seat=1, player_id="p1")])
