@@ -12,7 +12,7 @@ import pytest
 from app.clock import FakeClock
 from app.errors import ApiError
 from engines.protocol import SYSTEM
-from tests.support.live_parts import InMemoryWriter, RecordingListener, new_runner, turns, until
+from tests.support.live_parts import Heard, InMemoryWriter, RecordingListener, new_runner, turns, until
 
 PREDICT_3 = {"type": "predict", "card": 3}
 PREDICT_4 = {"type": "predict", "card": 4}
@@ -304,7 +304,7 @@ def test_the_action_that_ends_the_match_carries_its_outcome_and_snapshot():
         assert last.outcome == runner.engine.outcome(runner.state) and last.outcome is not None
         assert last.snapshot == runner.engine.state_to_json(runner.state)
         assert [h.kind for h in listener.heard].count("finished") == 1
-        assert listener.heard[-1] == listener.heard[-1].__class__("finished", runner.version, runner.version)
+        assert listener.heard[-1] == Heard("finished", runner.version, runner.version)
         error = await refused(runner, 0, PASS, runner.version)
         assert error.code == "match_over"
         runner.stop()
