@@ -51,7 +51,7 @@ class Match(Protocol):
     bot_levels: dict[int, str]
     bot_think_seconds: float
     zombie_seats: set[int]  # the bot seats that play for an absent person (a subset of ``bot_seats``)
-    unattended: bool  # every seat is a bot's: no person is at the table (its bots wait: app/live/timers.py)
+    unattended: bool  # no person is at the table (its bots wait: app/live/timers.py)
     lock: asyncio.Lock  # held while an action is applied (and by REST changes that must not cross one)
     closing: bool  # the server is draining: actions not yet started are refused
     events: MatchEvents | None  # notifications: set on the match that runs here, None on a mirror

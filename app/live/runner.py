@@ -56,7 +56,7 @@ class MatchRunner:
         self.bot_seats: set[int] = set()  # set by the room whenever its seats change
         self.bot_levels: dict[int, str] = {}  # bot seat -> level (engines.bots.LEVELS)
         self.bot_think_seconds = 0.0
-        self.unattended = False  # set by the room: every seat is a bot's (app/live/timers.py)
+        self.unattended = False  # set by the room: no person is at the table (app/live/timers.py)
         self.engine = engines.get(game)
         self.seed = seed
         self.num_players = num_players

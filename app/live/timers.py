@@ -31,10 +31,13 @@ def step_delay(engine, state) -> float:
     return float(engine.delay(state))
 
 
-# A table at which no person sits any more (every seat a bot's: the host's bots, and bots playing
-# for everyone who left or went away) does not play by itself for nobody, which would also let
-# anyone burn the server's CPU with tables of bots: its bots wait for a person to come back, and
-# after this long the match is aborted ("every player had left"; unrated).
+# A live table at which no person is (no seated player connected, by socket or stream, or calling
+# over REST: ``LiveRoom.attended``; or every seat a bot's, the host's bots and bots playing for
+# everyone who left or went away) does not play by itself for nobody, which would also let anyone
+# burn the server's bot threads with tables of bots: its bots wait for a person to come (back), and
+# after this long the match is aborted ("unattended"; unrated). A match loaded at a restart with
+# nobody at it waits and ends the same way. A correspondence table is attended by its seats alone
+# (nobody stays connected for days): only one of bots alone waits.
 UNATTENDED_END_SECONDS = 600.0
 
 # Automatic steps applied with the action that made them due at once (a bound, not a rule: no

@@ -230,7 +230,9 @@ async def start_room(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: Hub
     async with hub.lock(room_id):
         match_id = await db.run(start)
         await hub.attach_match(room_id, match_id)
-        return (await hub.room(room_id)).summary()
+        live = await hub.room(room_id)
+        live.seen(player.id)  # a host who starts over REST is at the table (app/live/room.py: attended)
+        return live.summary()
 
 
 @router.get("/{room_id}/view", response_model=ViewMessage, response_model_exclude_unset=True)

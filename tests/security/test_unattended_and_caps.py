@@ -1,0 +1,88 @@
+"""Issue 48, points 3 and 8: tables that play for nobody, and tables that never end.
+
+A live table counts as attended by the people connected to it (a socket or stream of a seated
+player, or their REST calls), not by how many of its seats are bots: one guest who never connects
+and seats strong bots that think for 0 s must not get the bots to play for them (the shared bot
+threads would be theirs), and such a table, like one loaded at a restart with nobody at it, is
+aborted unrated after UNATTENDED_END_SECONDS. Running tables and bot seats are capped per player
+and per address, checked with the start or the seat."""
+
+from __future__ import annotations
+
+import httpx
+
+from app.clock import FakeClock
+from app.live.room import REST_PRESENCE_SECONDS
+from app.live.timers import UNATTENDED_END_SECONDS
+from tests.platform.test_zombie_seats import bots_waiting, view, wait_for
+from tests.support.clients import Api, Socket
+from tests.support.server import start_in_thread
+
+
+def strong_bots_table(base_url: str, host: Api, seats: int = 8, **room) -> str:
+    """A Makelandia table of ``host`` and strong bots thinking 0 s, on a 1 s clock, grace 0."""
+    body = {"game": "makelandia", "seats": seats, "grace_seconds": 0, "bot_think_seconds": 0,
+            "options": {"turn_seconds": 1}, **room}
+    room_id = host.post("/api/rooms", body).json()["id"]
+    for seat in range(1, seats):
+        added = host.post(f"/api/rooms/{room_id}/bots", {"seat": seat, "level": "strong"})
+        assert added.status_code == 200, added.text
+    return room_id
+
+
+def test_bots_do_not_play_for_a_person_who_never_connects(fake_clock_server):
+    server = fake_clock_server
+    guest = Api.new_player(server.base_url, "Aki")
+    room_id = strong_bots_table(server.base_url, guest)
+    assert guest.post(f"/api/rooms/{room_id}/start").status_code == 200
+    server.clock.advance(REST_PRESENCE_SECONDS + 1)  # the start said the guest was here; no call since
+    wait_for(lambda: bots_waiting(server, room_id), True, timeout=10)
+    waiting = view(server, room_id)
+    assert waiting["outcome"] is None
+    server.clock.advance(5)  # the guest's 1 s clock runs out: their timeout is played, no bot moves
+    wait_for(lambda: bots_waiting(server, room_id), True, timeout=10)
+    assert view(server, room_id)["version"] <= waiting["version"] + 1
+
+    socket = Socket(server.ws_url, room_id, guest.token)  # the guest comes: the bots play on
+    version = socket.latest_view()["version"]
+    wait_for(lambda: view(server, room_id)["version"] > version, True, timeout=10)
+    socket.close()
+    wait_for(lambda: bots_waiting(server, room_id), True, timeout=10)
+    server.clock.advance(UNATTENDED_END_SECONDS)
+    wait_for(lambda: (view(server, room_id)["outcome"] or {}).get("ending"), "unattended")
+    record = httpx.get(f"{server.base_url}/api/matches/{waiting['match_id']}").json()
+    assert record["status"] == "aborted" and record["rated"] is False
+
+
+def test_a_correspondence_table_nobody_is_connected_to_plays_on(fake_clock_server):
+    server = fake_clock_server
+    aki, ben = Api.new_player(server.base_url, "Aki"), Api.new_player(server.base_url, "Ben")
+    room_id = aki.post("/api/rooms", {"game": "synomilia", "seats": 2, "pace": "1d"}).json()["id"]
+    assert ben.post(f"/api/rooms/{room_id}/join").status_code == 200
+    assert aki.post(f"/api/rooms/{room_id}/start").status_code == 200
+    server.clock.advance(REST_PRESENCE_SECONDS + 1)
+    wait_for(lambda: server.app.state.hub.rooms[room_id].runner.unattended, False)
+    server.clock.advance(UNATTENDED_END_SECONDS)
+    assert view(server, room_id)["outcome"] is None
+    assert httpx.get(f"{server.base_url}/api/rooms/{room_id}").json()["status"] == "running"
+
+
+def test_a_match_nobody_attends_after_a_restart_ends(database_url):
+    """Grace 0 and no clock: before, nothing ever moved such a match, and every start loaded it again."""
+    first = start_in_thread(database_url, clock=FakeClock())
+    try:
+        aki, ben = Api.new_player(first.base_url, "Aki"), Api.new_player(first.base_url, "Ben")
+        room_id = aki.post("/api/rooms", {"game": "synomilia", "seats": 2, "grace_seconds": 0,
+                                          "options": {"turn_seconds": 0}}).json()["id"]
+        assert ben.post(f"/api/rooms/{room_id}/join").status_code == 200
+        assert aki.post(f"/api/rooms/{room_id}/start").status_code == 200
+    finally:
+        first.stop()
+    server = start_in_thread(database_url, clock=FakeClock())
+    try:
+        wait_for(lambda: bots_waiting(server, room_id), True, timeout=10)  # loaded at the start, nobody here
+        server.clock.advance(UNATTENDED_END_SECONDS)
+        wait_for(lambda: (view(server, room_id)["outcome"] or {}).get("ending"), "unattended")
+        assert httpx.get(f"{server.base_url}/api/rooms/{room_id}").json()["status"] != "running"
+    finally:
+        server.stop()
