@@ -12,16 +12,12 @@ import asyncio
 from collections import Counter
 from typing import Protocol
 
+from app.live.attendance import Attendance
 from app.live.match import Match
 from app.live.wire import Encoded
 from app.live.zombies import AbsenceWatch
 from app.settings import Settings
 from app.store import RoomInfo
-
-# A REST call of a seated player about the room (its view, an action) counts as that person being
-# at the table for this long (as long as the default grace, ZOMBIE_GRACE_SECONDS): a program playing
-# over REST polls, it keeps no socket open.
-REST_PRESENCE_SECONDS = 60.0
 
 
 class Subscriber(Protocol):
@@ -52,11 +48,7 @@ class LiveRoom:
         self.default_grace_seconds = settings.zombie_grace_seconds
         self._room_push: asyncio.TimerHandle | None = None
         self.absence: AbsenceWatch | None = None  # zombie seats; set by the hub
-        # Attendance (app/live/timers.py): when each seated player last made a REST call here, and
-        # the task that looks again when the last such call stops counting.
-        self.seen_at: dict[str, float] = {}
-        self._attendance_task: asyncio.Task | None = None
-        self._attendance_due: float | None = None
+        self.attendance = Attendance(self)  # is a person here? (app/live/attendance.py)
 
     # --- seats and summary (set from the database after every change) --------------------------
 
@@ -80,23 +72,23 @@ class LiveRoom:
         if self.absence is not None and info.grace_seconds is not None:
             self.absence.grace = info.grace_seconds
         if self.runner is not None:
-            self._configure(self.runner)
+            self.configure(self.runner)
         self.check_presence()
 
     def attach(self, runner: Match) -> None:
         """Take ``runner`` as this room's match and listen to it."""
         self.runner = runner
         runner.listener = self
-        self._configure(runner)
+        self.configure(runner)
         self.check_presence()
 
-    def _configure(self, runner: Match) -> None:
+    def configure(self, runner: Match) -> None:
         runner.bot_seats = set(self.bot_seats) | self.zombie_seats()
         runner.zombie_seats = self.zombie_seats()
         seats = {s["seat"] for s in self.summary_base.get("seats", [])}
-        every_seat_a_bot = bool(seats) and seats <= runner.bot_seats
-        live = self.summary_base.get("pace", "live") == "live"
-        runner.unattended = not self.plays_unattended and (every_seat_a_bot or (live and not self.attended()[0]))
+        live = self.summary_base.get("pace", "live") == "live"  # (a correspondence table: its seats attend)
+        nobody = (bool(seats) and seats <= runner.bot_seats) or (live and not self.attendance.here()[0])
+        runner.unattended = not self.plays_unattended and nobody
         runner.bot_levels = dict(self.bot_levels)
         runner.bot_think_seconds = self.bot_think_seconds
 
@@ -144,8 +136,7 @@ class LiveRoom:
         return runner is not None and runner.status == "running" and not runner.finished
 
     def check_presence(self) -> None:
-        """Tell the absence watch who is seated and who is connected (after any change of either),
-        and the runner whether a person is at the table."""
+        """Tell the absence watch and the attendance who is seated and connected (after any change)."""
         if self.absence is None:
             return
         seats = self.summary_base.get("seats", [])
@@ -154,80 +145,23 @@ class LiveRoom:
         online = {player_id for player_id in self.connection_counts() if player_id}
         if self.absence.update(humans, online, self._running(), left):
             self.zombies_changed()
-        self.check_attendance()
+        self.attendance.check()
 
     def seen(self, player_id: str) -> None:
         """A REST call of ``player_id`` about this room: present now (takes a zombie seat back)."""
         seat = self.seat_of(player_id)
         if self.absence is None or seat is None:
             return
-        self.seen_at[player_id] = self.absence.clock.now()
-        if not self._running() or seat not in self.absence.humans:
-            return
         connected = any(c.player_id == player_id for c in self.connections)
-        if self.absence.back(seat, seen=not connected):
+        if self._running() and seat in self.absence.humans and self.absence.back(seat, seen=not connected):
             self.zombies_changed()
-        self.check_attendance()
-
-    # --- attendance: is a person at the table? (app/live/timers.py) ------------------------------
-
-    def attended(self) -> tuple[bool, float | None]:
-        """Whether a seated person (not one who left the match) is here: a socket or stream of
-        theirs is connected, or they made a REST call in the last ``REST_PRESENCE_SECONDS``; and,
-        when only such calls count, the time the last of them stops counting. Spectators and bots
-        are nobody: a table that plays for nobody only burns the server's bot threads."""
-        people = {s["player_id"] for s in self.summary_base.get("seats", [])
-                  if s["player_id"] and not s["bot"] and not s.get("left")}
-        if not people:
-            return False, None
-        counts = self.connection_counts()
-        if any(counts.get(player_id) for player_id in people):
-            return True, None
-        if self.absence is None:  # (a cluster's other processes: the owner decides)
-            return False, None
-        now = self.absence.clock.now()
-        for player_id in [p for p in self.seen_at if p not in people]:
-            del self.seen_at[player_id]
-        until = max((self.seen_at[p] + REST_PRESENCE_SECONDS for p in people if p in self.seen_at), default=None)
-        return (True, until) if until is not None and until > now else (False, None)
-
-    def check_attendance(self) -> None:
-        """After a change of who is connected, seated or calling: the runner's bots wait while
-        nobody is here (and the wait's abort is armed), and play again when someone is back."""
-        runner = self.runner
-        if runner is None or self.absence is None:
-            return
-        before = runner.unattended
-        self._configure(runner)
-        running = self._running()
-        if runner.unattended != before and running:
-            runner.reschedule()
-        self._arm_attendance_check(self.attended()[1] if running else None)
-
-    def _arm_attendance_check(self, when: float | None) -> None:
-        if when == self._attendance_due:
-            return
-        if self._attendance_task is not None:
-            self._attendance_task.cancel()
-        self._attendance_task, self._attendance_due = None, when
-        if when is None:
-            return
-        try:
-            self._attendance_task = asyncio.get_running_loop().create_task(self._attendance_at(when))
-        except RuntimeError:  # no loop (a synchronous caller at shutdown): nothing to time
-            self._attendance_due = None
-
-    async def _attendance_at(self, when: float) -> None:
-        assert self.absence is not None
-        await self.absence.clock.sleep_until(when)
-        self._attendance_task = self._attendance_due = None
-        self.check_attendance()
+        self.attendance.seen(player_id)
 
     def zombies_changed(self) -> None:
         """A bot took an absent player's seat, or the player took it back: the runner learns which
         seats its bots play (and starts or cancels their moves), every socket sees the seats."""
         if self.runner is not None:
-            self._configure(self.runner)
+            self.configure(self.runner)
             if self._running():
                 self.runner.reschedule()
         self.push_room()
@@ -293,7 +227,7 @@ class LiveRoom:
         dropped here, the room and its match are freed by reference counting, not left for a full
         collection.)"""
         self._cancel_room_push()
-        self._arm_attendance_check(None)
+        self.attendance.stop()
         if self.absence is not None:
             self.absence.stop()
             self.absence = None

@@ -32,7 +32,7 @@ def step_delay(engine, state) -> float:
 
 
 # A live table at which no person is (no seated player connected, by socket or stream, or calling
-# over REST: ``LiveRoom.attended``; or every seat a bot's, the host's bots and bots playing for
+# over REST: app/live/attendance.py; or every seat a bot's, the host's bots and bots playing for
 # everyone who left or went away) does not play by itself for nobody, which would also let anyone
 # burn the server's bot threads with tables of bots: its bots wait for a person to come (back), and
 # after this long the match is aborted ("unattended"; unrated). A match loaded at a restart with
