@@ -61,6 +61,9 @@ class Room(Base):
     pace: Mapped[str] = mapped_column(String(8), default="live", server_default="live")
     on_deadline: Mapped[str] = mapped_column(String(8), default="bot", server_default="bot")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The address (hashed) of the host's latest creation, start or bot seat here: the caps on running
+    # tables and bot seats per address (app/limits/tables.py). None: a table opened by the server.
+    host_address_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class RoomSeat(Base):

@@ -124,6 +124,16 @@ class BoundSettings(BaseSettings):
     max_spectators_per_ip: int = Field(default=32, description=(
         "Spectator sockets and streams one IP address may hold at once, over every room and process."))
     max_open_rooms_per_player: int = Field(default=20, description="Rooms one player hosts that have not started (`too_many_rooms`).")
+    max_running_tables_per_player: int = Field(default=5, ge=1, description=(
+        "Live tables running at once that one player has started; past it Start is 409 `too_many_tables` "
+        "(bots think on the server's shared threads, so one guest must not keep them busy for everyone; "
+        "correspondence tables are not counted: app/limits/tables.py)."))
+    max_running_tables_per_address: int = Field(default=20, ge=1, description=(
+        "Live tables running at once started from one address (a household or a school behind one NAT)."))
+    max_bot_seats_per_player: int = Field(default=16, ge=1, description=(
+        "Bot seats in one player's live tables not finished; past it seating a bot or Start is 409 `too_many_bots`."))
+    max_bot_seats_per_address: int = Field(default=48, ge=1, description=(
+        "Bot seats in the live tables not finished of the hosts at one address."))
 
 
 class RateLimitSettings(BaseSettings):

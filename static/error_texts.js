@@ -87,6 +87,14 @@ const TEXTS = {
     "You already host many rooms that have not started: start or leave one first.",
     "開始していない部屋をもうたくさん持っています。先にどれかを始めるか、退席してください。",
   ],
+  too_many_tables: [
+    "You already run many live tables at once: finish or abort one first.",
+    "進行中のライブ卓がもうたくさんあります。先にどれかを終えるか中止してください。",
+  ],
+  too_many_bots: [
+    "Your live tables already seat many bots: finish a table or remove a bot first.",
+    "あなたのライブ卓にはもうたくさんのボットが座っています。先に卓を終えるか、ボットを外してください。",
+  ],
   unknown_game: ["There is no such game.", "そのゲームはありません。"],
   // Moves
   illegal_action: ["That move is not allowed now.", "その手は今は指せません。"],

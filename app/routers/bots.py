@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from typing import Annotated, cast, get_args, Literal
 
-from fastapi import APIRouter, Body, Path
+from fastapi import APIRouter, Body, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
 from engines.bots import DEFAULT_LEVEL, LEVELS
 from app import store
-from app.deps import CurrentPlayer, DbDep, HubDep
+from app.deps import CurrentPlayer, DbDep, HubDep, SettingsDep, client_ip
 from app.errors import ApiError, bad_seat, seat_name
 from app.limits.rest import rate_limit
+from app.limits.tables import check_bot_seat
 from app.live.zombies import record_abandonment
 from app.names import seat_skeleton
 from app.models import Player, RoomSeat
@@ -56,11 +57,12 @@ def _bot_name(session, room_id: str) -> str:
     200: {"description": "The room summary with the bot seated"},
     403: {"description": "`not_host`: only the host seats bots"},
     409: {"description": "`seat_taken`, `room_full`, `room_closed`: the seat is not free for a bot; `own_seat`: "
-                         "the host's own seat (left mid-match: taken back by joining)"},
+                         "the host's own seat (left mid-match: taken back by joining); `too_many_bots`: the "
+                         "host's (or their address's) live tables seat the most bots"},
     422: {"description": "`bad_seat`: no such seat"},
 })
-async def add_bot(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep,
-                  body: AddBot | None = Body(default=None)) -> dict:
+async def add_bot(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep, settings: SettingsDep,
+                  request: Request, body: AddBot | None = Body(default=None)) -> dict:
     """In an open room, seat a bot in an empty seat. In a running match, replace a player who
     left (``POST /leave``) with a bot, which acts at once if its seat is awaited. After a match,
     replace a player who is gone (no socket, stream or REST call in the room) so the others can
@@ -104,6 +106,7 @@ async def add_bot(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep
                 raise ApiError(409, "seat_taken", f"{seat_name(wanted)} is played by someone who is here")
         else:
             raise ApiError(409, "room_closed", f"the room is {room.status}")
+        check_bot_seat(session, room, settings, client_ip(request))  # (app/limits/tables.py)
         bot = Player(id=new_id(), name=_bot_name(session, room_id),
                      token_hash=hash_token(new_token()), is_bot=True)
         session.add(bot)

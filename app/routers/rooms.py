@@ -8,14 +8,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Request
 from sqlalchemy import func, select
 
 import engines
 from app import store
-from app.deps import CurrentPlayer, DbDep, HubDep, OptionalPlayer, SettingsDep
+from app.deps import CurrentPlayer, DbDep, HubDep, OptionalPlayer, SettingsDep, client_ip
 from app.errors import ApiError, bad_seat, seat_name
 from app.limits.rest import rate_limit
+from app.limits.tables import address_hash, check_start
 from app.models import Room, RoomSeat
 from app.protocol import ViewMessage
 from app.names import check_seat_mates, name_to_seat
@@ -62,7 +63,7 @@ def check_timing(engine, options: dict, grace_seconds: float | None = None, min_
     422: {"description": "`bad_seats`, `bad_options`: outside the game's range; `timing_too_short`: a clock or the "
                          "grace is neither 0 nor at least its floor"}})
 async def create_room(body: NewRoom, player: CurrentPlayer, db: DbDep, hub: HubDep,
-                      settings: SettingsDep) -> dict:
+                      settings: SettingsDep, request: Request) -> dict:
     try:
         engine = engines.get(body.game)
     except ValueError as exc:
@@ -79,7 +80,8 @@ async def create_room(body: NewRoom, player: CurrentPlayer, db: DbDep, hub: HubD
                            f"(at most {settings.max_open_rooms_per_player}): start or leave one first")
         room = Room(id=new_room_id(), game=engine.id, options=body.options, num_seats=seats, host_id=player.id,
                     status="open", bot_think_seconds=body.bot_think_seconds, grace_seconds=body.grace_seconds,
-                    rated=body.rated, pace=body.pace, on_deadline=body.on_deadline)
+                    rated=body.rated, pace=body.pace, on_deadline=body.on_deadline,
+                    host_address_hash=address_hash(client_ip(request)))
         session.add(room)
         session.flush()
         session.add_all([RoomSeat(room_id=room.id, seat=i, player_id=player.id if i == 0 else None, private_data={})
@@ -206,8 +208,11 @@ async def leave_room(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: Hub
         return (await hub.refresh(room_id)).summary()
 
 
-@router.post("/{room_id}/start", **ROOM_CHANGE)
-async def start_room(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep, settings: SettingsDep) -> dict:
+@router.post("/{room_id}/start", **{**ROOM_CHANGE, "responses": {
+    **RATE_LIMITED, 409: {"description": "`room_not_open`, `seats_empty`, `no_players`; `too_many_tables`: the host "
+                          "(or their address) runs the most live tables; `too_many_bots`: their live tables seat the most bots"}}})
+async def start_room(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep, settings: SettingsDep,
+                     request: Request) -> dict:
     def start(session) -> str:
         room = store.get_room(session, room_id, for_update=True)
         if room.host_id != player.id:
@@ -223,6 +228,7 @@ async def start_room(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: Hub
         # (a table of bots alone would play by itself, for nobody: app/live/timers.py)
         if all(s.is_bot for s in seats) and not settings.unattended_tables_play:
             raise ApiError(409, "no_players", "every seat is a bot's: a match needs a player at the table")
+        check_start(session, room, settings, client_ip(request))  # (app/limits/tables.py)
         match = store.start_match(session, room)
         session.commit()
         return match.id
@@ -231,7 +237,7 @@ async def start_room(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: Hub
         match_id = await db.run(start)
         await hub.attach_match(room_id, match_id)
         live = await hub.room(room_id)
-        live.seen(player.id)  # a host who starts over REST is at the table (app/live/room.py: attended)
+        live.seen(player.id)  # a host who starts over REST is at the table (app/live/attendance.py)
         return live.summary()
 
 

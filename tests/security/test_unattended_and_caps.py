@@ -12,7 +12,7 @@ from __future__ import annotations
 import httpx
 
 from app.clock import FakeClock
-from app.live.room import REST_PRESENCE_SECONDS
+from app.live.attendance import REST_PRESENCE_SECONDS
 from app.live.timers import UNATTENDED_END_SECONDS
 from tests.platform.test_zombie_seats import bots_waiting, view, wait_for
 from tests.support.clients import Api, Socket
@@ -84,5 +84,62 @@ def test_a_match_nobody_attends_after_a_restart_ends(database_url):
         server.clock.advance(UNATTENDED_END_SECONDS)
         wait_for(lambda: (view(server, room_id)["outcome"] or {}).get("ending"), "unattended")
         assert httpx.get(f"{server.base_url}/api/rooms/{room_id}").json()["status"] != "running"
+    finally:
+        server.stop()
+
+
+def refused(response: httpx.Response, code: str) -> bool:
+    return response.status_code == 409 and response.json()["error"]["code"] == code
+
+
+def test_running_tables_are_capped_per_player(fake_clock_server):
+    server = fake_clock_server
+    cap = server.app.state.settings.max_running_tables_per_player
+    host = Api.new_player(server.base_url, "Aki")
+    for _ in range(cap):
+        room_id = strong_bots_table(server.base_url, host, seats=2, game="synomilia", options={})
+        assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+    one_more = strong_bots_table(server.base_url, host, seats=2, game="synomilia", options={})
+    answer = host.post(f"/api/rooms/{one_more}/start")
+    assert refused(answer, "too_many_tables"), answer.text
+    assert httpx.get(f"{server.base_url}/api/rooms/{one_more}").json()["status"] == "open"
+    correspondence = strong_bots_table(server.base_url, host, seats=2, game="synomilia", options={}, pace="1d")
+    assert host.post(f"/api/rooms/{correspondence}/start").status_code == 200  # (not counted)
+
+
+def test_running_tables_are_capped_per_address(database_url):
+    server = start_in_thread(database_url, clock=FakeClock(), max_running_tables_per_address=3)
+    try:
+        started = []
+        for name in ("Aki", "Ben", "Cho", "Dai"):  # new guests from one address, each under their own cap
+            guest = Api.new_player(server.base_url, name)
+            room_id = strong_bots_table(server.base_url, guest, seats=2, game="synomilia", options={})
+            started.append(guest.post(f"/api/rooms/{room_id}/start"))
+        assert [answer.status_code for answer in started[:3]] == [200, 200, 200]
+        assert refused(started[3], "too_many_tables"), started[3].text
+    finally:
+        server.stop()
+
+
+def test_bot_seats_are_capped_per_player_and_per_address(database_url):
+    server = start_in_thread(database_url, clock=FakeClock(), max_bot_seats_per_address=20)
+    try:
+        cap = server.app.state.settings.max_bot_seats_per_player
+        aki = Api.new_player(server.base_url, "Aki")
+        seated = 0
+        while seated < cap:  # tables of eight, not started: open tables count too
+            room_id = aki.post("/api/rooms", {"game": "makelandia", "seats": 8}).json()["id"]
+            for seat in range(1, min(8, cap - seated + 1)):
+                assert aki.post(f"/api/rooms/{room_id}/bots", {"seat": seat}).status_code == 200
+                seated += 1
+        room_id = aki.post("/api/rooms", {"game": "makelandia", "seats": 4}).json()["id"]
+        assert refused(aki.post(f"/api/rooms/{room_id}/bots", {"seat": 1}), "too_many_bots")
+        ben = Api.new_player(server.base_url, "Ben")  # another guest from the same address
+        room_id = ben.post("/api/rooms", {"game": "makelandia", "seats": 8}).json()["id"]
+        for seat in range(1, 20 - cap + 1):
+            assert ben.post(f"/api/rooms/{room_id}/bots", {"seat": seat}).status_code == 200
+        answer = ben.post(f"/api/rooms/{room_id}/bots", {"seat": 20 - cap + 1})
+        assert refused(answer, "too_many_bots"), answer.text
+        assert [s["bot"] for s in httpx.get(f"{server.base_url}/api/rooms/{room_id}").json()["seats"]].count(True) == 20 - cap
     finally:
         server.stop()
