@@ -35,8 +35,7 @@ class LiveRoom:
         self.id = room_id
         self.invite_base = settings.invite_base()
         self.push_interval = settings.room_push_interval
-        # UNATTENDED_TABLES_PLAY: a table with no person at it plays on by itself (else its bots
-        # wait for a person: app/live/timers.py)
+        # UNATTENDED_TABLES_PLAY: a table nobody is at plays on (else its bots wait: app/live/timers.py)
         self.plays_unattended = settings.unattended_tables_play
         self.connections: set[Subscriber] = set()
         self.runner: Match | None = None
@@ -66,8 +65,7 @@ class LiveRoom:
             # seconds an away player's seat waits before a bot plays it (0 = never): shown before one sits
             "grace_seconds": info.grace_seconds if info.grace_seconds is not None else self.default_grace_seconds,
             "seats": info.seats, "rated": info.rated, "next_room_id": info.next_room_id,
-            "night_id": info.night_id,
-            "pace": info.pace, "on_deadline": info.on_deadline,
+            "night_id": info.night_id, "pace": info.pace, "on_deadline": info.on_deadline,
         }
         if self.absence is not None and info.grace_seconds is not None:
             self.absence.grace = info.grace_seconds
@@ -192,8 +190,7 @@ class LiveRoom:
         self._room_push = None
         if not self.connections:
             return
-        message = {"type": "room", "room": self.summary()}
-        encoded = Encoded.of(message)
+        encoded = Encoded.of({"type": "room", "room": self.summary()})
         for connection in list(self.connections):
             connection.send_frame(encoded)
 

@@ -219,6 +219,7 @@ def test_attaching_a_match_tells_it_the_rooms_bot_seats_and_listens_to_it():
     async def scenario():
         room = LiveRoom("r1", settings(bot_think_seconds=1.5))
         room.apply_info(info(seat(0, "p0"), seat(1, "b1", bot=True)))
+        room.join(RecordingSocket("p0"))  # a person at the table (app/live/attendance.py)
         runner = new_runner()
         room.attach(runner)
         assert runner.listener is room
@@ -226,6 +227,30 @@ def test_attaching_a_match_tells_it_the_rooms_bot_seats_and_listens_to_it():
         assert runner.bot_think_seconds == 1.5 and runner.unattended is False
         room.close()
         assert runner.listener is None
+
+    asyncio.run(scenario())
+
+
+def test_a_live_table_whose_person_is_not_connected_is_unattended():
+    """Attendance is judged by the people connected, not by how many seats are bots (issue 48)."""
+    async def scenario():
+        clock = FakeClock()
+
+        async def on_abandon(seat_number: int, player_id: str) -> None:
+            pass
+
+        room = LiveRoom("r1", settings())
+        room.absence = AbsenceWatch(clock, 0.0, on_abandon, room.zombies_changed)  # (the hub's watch)
+        room.apply_info(info(seat(0, "p0"), seat(1, "b1", bot=True)))
+        runner = new_runner(clock=clock)
+        room.attach(runner)
+        assert runner.unattended is True
+        sock = RecordingSocket("p0")
+        room.join(sock)
+        assert runner.unattended is False
+        room.leave(sock)
+        assert runner.unattended is True
+        room.close()
 
     asyncio.run(scenario())
 
