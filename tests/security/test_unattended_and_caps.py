@@ -20,9 +20,10 @@ from tests.support.server import start_in_thread
 
 
 def strong_bots_table(base_url: str, host: Api, seats: int = 8, **room) -> str:
-    """A Makelandia table of ``host`` and strong bots thinking 0 s, on a 1 s clock, grace 0."""
+    """A Makelandia table of ``host`` and strong bots thinking 0 s, on the shortest clock a host may
+    set (10 s: the attack used 1 s, refused since by the timing floors), grace 0."""
     body = {"game": "makelandia", "seats": seats, "grace_seconds": 0, "bot_think_seconds": 0,
-            "options": {"turn_seconds": 1}, **room}
+            "options": {"turn_seconds": 10}, **room}
     room_id = host.post("/api/rooms", body).json()["id"]
     for seat in range(1, seats):
         added = host.post(f"/api/rooms/{room_id}/bots", {"seat": seat, "level": "strong"})
@@ -39,7 +40,7 @@ def test_bots_do_not_play_for_a_person_who_never_connects(fake_clock_server):
     wait_for(lambda: bots_waiting(server, room_id), True, timeout=10)
     waiting = view(server, room_id)
     assert waiting["outcome"] is None
-    server.clock.advance(5)  # the guest's 1 s clock runs out: their timeout is played, no bot moves
+    server.clock.advance(15)  # the guest's 10 s clock runs out: their timeout is played, no bot moves
     wait_for(lambda: bots_waiting(server, room_id), True, timeout=10)
     assert view(server, room_id)["version"] <= waiting["version"] + 1
 
