@@ -7,8 +7,9 @@ Rules gist (authoritative text: static/rules/synomilia.html):
   stack a chip (sun or moon face up), change the prediction (swap or bluff-swap; give 1 chip to the
   opponent; marker to moon; once per bout, needs a chip), or pass.
 - The bout ends after a play if: the pile holds 9 chips; two passes in a row; or a moon stack was
-  followed directly by a pass. The last actor (stack/change; else the start player) reveals first,
-  the other after ``reveal_delay`` seconds (a SYSTEM step, see below).
+  followed directly by a pass. The last actor (stack/change) reveals first; with no chips on the
+  pile (two passes in a row, maybe after a change) the start player does. The other reveals after
+  ``reveal_delay`` seconds (a SYSTEM step, see below).
 - Closer prediction wins; equal distance with an empty pile -> start player wins; otherwise equal
   distance -> the last actor loses. The loser pays (what they can) 5 if the winner held 0 chips,
   2 if the winner held 1, 1 per moon chip, 2; the winner takes the pile.
@@ -253,7 +254,9 @@ def apply(state: State, seat: Any, action: Any) -> State:
         new.phase = REVEAL
         new.turn = None
         new.end_condition = end
-        new.first_revealer = new.last_actor if new.last_actor is not None else state.start
+        # The last actor reveals first; two passes in a row with no chips on the pile (the only way
+        # a bout ends with an empty pile) let the start player reveal first, even after a change.
+        new.first_revealer = state.start if not new.pile else new.last_actor
     return new
 
 

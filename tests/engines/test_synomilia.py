@@ -271,6 +271,32 @@ def test_no_action_means_start_player_reveals_first():
     assert E.view(state, 0)["reveal"]["cards"] == [None, 5]
 
 
+def test_two_passes_on_an_empty_pile_let_the_start_player_reveal_first_even_after_a_change():
+    # The original: 「場にチップが積まれていない状態で連続してパスを行った場合はスタートプレイヤーが
+    # 先に数字のカードを表にします」 — the pile is empty, so the changer (the last actor) does not.
+    for start in (0, 1):
+        other = 1 - start
+        state = run(playing(cards=(3, 5), start=start), (start, PASS), (other, change(4)),
+                    (start, PASS), (other, PASS))
+        assert state.phase == "reveal" and state.end_condition == "two_passes" and state.pile == ""
+        assert state.last_actor == other and state.first_revealer == start
+        revealed = [None, None]
+        revealed[start] = state.predictions[start]
+        for seat in (0, 1, None):
+            assert E.view(state, seat)["reveal"]["first_revealer"] == start
+            assert E.view(state, seat)["reveal"]["cards"] == revealed
+        # the changer's card stays hidden from the start player until the SYSTEM step
+        assert E.view(state, start)["reveal"]["cards"][other] is None
+        assert E.view(E.apply(state, SYSTEM, REVEAL), None)["last_bout"]["first_revealer"] == start
+    # a change first, then two passes: the start player reveals first too
+    state = run(playing(start=0), (0, change(2)), (1, PASS), (0, PASS))
+    assert state.last_actor == 0 and state.first_revealer == 0
+    state = run(playing(start=1, turn=1), (1, change(2)), (0, PASS), (1, PASS))
+    assert state.last_actor == 1 and state.first_revealer == 1
+    state = run(playing(start=0), (0, PASS), (1, change(2)), (0, PASS), (1, PASS))
+    assert state.first_revealer == 0
+
+
 def test_second_card_in_no_view_before_the_system_step():
     a = run(playing(cards=(3, 5)), (0, SUN), (1, PASS), (0, MOON), (1, PASS))
     b = run(playing(cards=(3, 8)), (0, SUN), (1, PASS), (0, MOON), (1, PASS))
@@ -300,7 +326,7 @@ def resolve(cards, pile="", start=0, chips=None, last_actor=None, plays=None):
         plays = [[start, "pass"], [1 - start, "pass"]]
     state = position(phase="reveal", start=start, turn=None, predictions=list(cards), chips=list(chips),
                      pile=pile, plays=plays, last_actor=last_actor, end_condition="two_passes",
-                     first_revealer=start if last_actor is None else last_actor)
+                     first_revealer=start if not pile or last_actor is None else last_actor)
     return E.apply(state, SYSTEM, REVEAL)
 
 
