@@ -7,7 +7,8 @@ onto a lane whose first stone has the same mark or as a new lane (only for a mar
 Two stones onto the same lane collide and both join it; otherwise a stone placed onto a lane
 captures the whole lane into the placer's public multa. Captures raise the round's metus (2-3
 stones: +1, 4+: +n). Before every odd placement (Mane) hands refill to 3 and the field to 5 lanes;
-if the deck cannot, the round ends; it also ends when metus reaches 12. Multas score by the best
+if that would use the deck up (or needs more), the deck has run out and the round ends instead; it
+also ends when metus reaches 12. Multas score by the best
 single role of the house table (data.ROLES). Surplus metus carries to the next round only and sums
 into Stella Metus; after round 3 the player with fewer round wins draws that many stones from the
 deck into the round-3 multa (equal wins: split), round 3 is re-scored, and the higher 3-round total
@@ -658,9 +659,11 @@ def _resolve_placement(s: State) -> None:
 
 def _refill(s: State) -> bool:
     """Mane refill: hands to 3 (one at a time, alternating from seat 0), then lanes to 5.
-    False (and nothing changes) if the deck cannot supply the whole refill."""
+    False (and nothing changes) if the deck runs out: the refill needs all of it or more (the
+    original ends the round when the deck is gone; a refill that emptied it would leave a Mane
+    and a Nox played with no deck and no exchange)."""
     need = sum(max(0, data.HAND_SIZE - len(h)) for h in s.hands) + max(0, data.FIELD_LANES - len(s.lanes))
-    if need > len(s.deck):
+    if need >= len(s.deck):
         _push_log(s, {"kind": "deck_short", "round": s.round, "placement": s.placement,
                       "need": need, "deck": len(s.deck)})
         return False

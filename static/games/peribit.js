@@ -421,8 +421,8 @@ export function render(root, ctx) {
             "strong",
             {},
             t(
-              "The deck cannot refill hands and field: Ruina (round over).",
-              "山札で補充できないため: ルイナ(ラウンド終了)。",
+              "The deck has run out (the refill would use all of it): Ruina (round over).",
+              "山札切れ(補充で山札がなくなる): ルイナ(ラウンド終了)。",
             ),
           ),
         ),
@@ -612,8 +612,8 @@ export function render(root, ctx) {
         );
       case "deck_short":
         return t(
-          `The deck (${e.deck}) cannot supply the refill (${e.need}).`,
-          `山札(${e.deck}個)では補充(${e.need}個)できません。`,
+          `The refill needs ${e.need} stones and the deck has ${e.deck}: the deck runs out.`,
+          `補充に${e.need}個必要で、山札は${e.deck}個: 山札切れです。`,
         );
       case "placement": {
         const parts = e.captures.map((c) =>

@@ -272,6 +272,33 @@ def test_round_ends_when_the_deck_cannot_supply_the_whole_refill():
     assert E.view(s, None)["last_result"]["round_end"] == "deck"
 
 
+def test_round_ends_when_the_refill_would_use_the_deck_up():
+    # The original: 「メトゥスが12点以上になる、あるいは山札がなくなった場合にラウンド終了」. A Mane
+    # refill that takes the deck's last stone means the deck has run out: Ruina, nothing dealt
+    # (no Mane and Nox played on with an empty deck and no exchange).
+    # placement 2 (Nox) about to resolve; after two captures the refill needs 2 + 2 + 4 lanes = 8
+    s = make(lanes=((B, 1), (N, 1), (S, 1)), hands=((B, N), (N, S)), placement=2,
+             multas=((10, 0, 0), (0, 8, 10)), fill=False)
+    s.deck = (S, S, N, B, S, N, B, N)
+    s = both(s, P(0), P(2))
+    assert s.step == BETWEEN and s.round == 1
+    rec = s.rounds[-1]
+    assert rec["reason"] == "deck" and rec["surplus"] == 0 and s.stella == 0
+    assert s.deck == (S, S, N, B, S, N, B, N) and s.hands == ((N,), (N,))  # nothing was dealt
+    assert E.view(s, None)["last_result"]["round_end"] == "deck"
+    assert [e for e in s.log if e["kind"] == "deck_short"][-1]["need"] == 8
+
+
+def test_a_refill_leaving_a_stone_in_the_deck_lets_the_round_go_on():
+    s = make(lanes=((B, 1), (N, 1), (S, 1)), hands=((B, N), (N, S)), placement=2,
+             multas=((10, 0, 0), (0, 8, 10)), fill=False)
+    s.deck = (S, S, N, B, S, N, B, N, B)
+    s = both(s, P(0), P(2))
+    assert s.round == 1 and s.placement == 3 and s.rounds == ()
+    assert s.deck == (B,) and [len(h) for h in s.hands] == [3, 3] and len(s.lanes) == 5
+    assert s.step == PLACE  # one stone left: no exchange can be served
+
+
 def test_round_ends_at_twelve_metus_with_the_surplus_carried_and_added_to_stella():
     s = make(lanes=((B, 5), (N, 1), (S, 1)), hands=((B, N, S), (N, S, S)), metus=9)
     s = both(s, P(0), P(1))  # +6 and +1 → 16
