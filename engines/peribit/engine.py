@@ -42,7 +42,7 @@ TITLE = "Peribit"
 TITLE_JA = "ペリビット"
 NUM_PLAYERS = 2
 MIN_PLAYERS = MAX_PLAYERS = NUM_PLAYERS
-VERSION = "1"
+VERSION = "2"  # 2: the round ends when the Mane refill would use the deck up (recorded per match)
 MARKS = data.MARKS
 MARK_INDEX = {name: i for i, name in enumerate(MARKS)}
 SEATS = (0, 1)

@@ -48,7 +48,7 @@ TITLE = "Synomilia"
 TITLE_JA = "シノミリア"
 MIN_PLAYERS = data.NUM_PLAYERS
 MAX_PLAYERS = data.NUM_PLAYERS
-VERSION = "1"
+VERSION = "2"  # 2: two passes on an empty pile let the start player reveal first (recorded per match)
 OPTIONS = [
     {"name": "reveal_delay", "type": "float", "default": 3, "min": 0, "max": 30,
      "label_en": "Delay before the second card is revealed (seconds)",
