@@ -165,3 +165,31 @@ def test_mipolin_pages_say_how_long_a_wrong_accuser_sees_the_solution_as_the_eng
     assert "during the check, which lasts until the next player's turn is over; nobody else sees them" in en
     assert "what they saw is gone from their log too" in en
     assert "the cards of their earlier exchanges and shown cards, stay hidden from them (their whole log is a spectator's)" in en
+
+
+def test_synomilia_pages_say_who_reveals_first_after_two_passes_on_an_empty_pile():
+    from tests.engines.test_synomilia import PASS, change, playing, run
+
+    state = run(playing(start=0), (0, PASS), (1, change(4)), (0, PASS), (1, PASS))
+    assert state.last_actor == 1 and state.first_revealer == 0  # the start player, not the changer
+    ja, en = _language("synomilia", "ja"), _language("synomilia", "en")
+    assert "アクションがなければスタートプレイヤー" not in ja
+    assert "場にチップが積まれていない状態で二人が続けてパスして終わったときは、スタートプレイヤーが先に公開します" in ja
+    assert "「パス → 変更 → パス → パス」では、変更した人ではなくスタートプレイヤーが先です" in ja
+    assert "the start player if there was no action" not in en
+    assert "two passes in a row and no chips on the pile, the start player reveals first" in en
+    assert "after “pass → change → pass → pass” the start player reveals first, not the player who changed" in en
+
+
+def test_peribit_pages_say_the_round_ends_when_the_refill_would_use_the_deck_up():
+    from tests.engines.test_peribit import B, N, P, S, both, make
+
+    state = make(lanes=((B, 1), (N, 1), (S, 1)), hands=((B, N), (N, S)), placement=2, fill=False)
+    state.deck = (S, S, N, B, S, N, B, N)  # the 8 stones the next Mane's refill needs
+    state = both(state, P(0), P(2))
+    assert state.rounds[-1]["reason"] == "deck" and len(state.deck) == 8  # nothing dealt
+    ja, en = _language("peribit", "ja"), _language("peribit", "en")
+    assert "補充で山札がなくなる場合(補充しきれない場合も)は山札切れで、補充せずにラウンド終了です" in ja
+    assert "あるいは山札がなくなった場合にラウンド終了" in ja and "一切補充しません" in ja
+    assert "If the refill would use the deck up (or needs more than it holds), the deck has run out and the round ends instead" in en
+    assert "“or the deck runs out”" in en and "Nothing is dealt" in en
