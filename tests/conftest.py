@@ -16,12 +16,27 @@ import pytest
 from app.clock import FakeClock
 from tests.support.browser import chromium
 from tests.support.databases import BEHAVIOUR_KIND, KINDS, fresh_database, migrated_database
+from tests.slow import SLOW_MODULES, SLOW_TESTS
 from tests.support.server import start_in_thread
+
+SLOW_FOLDERS = ("tests/e2e/", "tests/cluster/", "tests/fuzz/")
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "every_database: the test runs on every configured database "
                             "(its subject is what the database does), not only on BEHAVIOUR_KIND")
+    config.addinivalue_line("markers", "slow: left out of the fast path (scripts/test -m 'not slow'): a browser, "
+                            "the cluster, fuzzing, or a test listed in tests/slow.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the slow tests (tests/slow.py says which and why)."""
+    for item in items:
+        path = item.nodeid.split("::")[0]
+        function = item.nodeid.split("::")[-1].split("[")[0]
+        if (path.startswith(SLOW_FOLDERS) or path.endswith("_browser.py") or path in SLOW_MODULES
+                or function in SLOW_TESTS.get(path, ())):
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_generate_tests(metafunc):

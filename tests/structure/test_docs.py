@@ -36,3 +36,19 @@ def test_every_path_the_readme_names_in_backquotes_exists():
     named = set(re.findall(r"`((?:app|engines|static|tests|scripts|migrations|deploy|docs|benchmarks)/[\w./<>-]*)`", text))
     missing = [path for path in sorted(named) if "<" not in path and not (ROOT / path.rstrip("/")).exists()]
     assert not missing, f"README names paths that do not exist: {missing}"
+
+
+def test_every_test_listed_as_slow_exists():
+    """tests/slow.py names modules and functions: a renamed test must not silently join the fast path
+    while its old name stays listed."""
+    import ast
+
+    from tests.slow import SLOW_MODULES, SLOW_TESTS
+    missing = [module for module in sorted(SLOW_MODULES | set(SLOW_TESTS)) if not (ROOT / module).exists()]
+    assert not missing, f"tests/slow.py lists missing modules: {missing}"
+    gone = []
+    for module, functions in SLOW_TESTS.items():
+        tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
+        defined = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+        gone += [f"{module}::{name}" for name in sorted(functions - defined)]
+    assert not gone, f"tests/slow.py lists tests that do not exist: {gone}"
