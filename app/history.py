@@ -141,7 +141,9 @@ def replay_step(session: Session, match: Match, seat: int | str | None, step: in
             # public part ("stacked a chip, sun side up"; a prediction only as made), marked so a
             # client can tell
             last["action"], last["public_part"] = public, public != row.action
-    awaiting = [] if table.ended is not None else sorted(engine.awaiting(state))
+    # as the table showed it (``Engine.shown_awaiting``); "all" sees who really was awaited
+    awaiting = [] if table.ended is not None else sorted(
+        engine.awaiting(state) if seat == "all" else engine.shown_awaiting(state))
     message = {
         "match_id": match.id, "game": match.game, "status": match.status, "step": step, "steps": len(log),
         "seat": seat, "players": seat_list(match), "view": engine.view(state, viewer), "awaiting": awaiting,

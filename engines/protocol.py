@@ -27,6 +27,10 @@ Optional members, declared here with defaults (callers never probe with ``hasatt
 - ``on_timeout(state, seat) -> dict`` (refused: no clock): the action applied for a late seat.
 - ``check_invariants(state) -> None`` (nothing to check): raises ``AssertionError`` if a
   conservation law broke.
+- ``shown_awaiting(state) -> frozenset[int]`` (``awaiting``): the seats every view shows as awaited,
+  with a clock each, when that must hide who has already given a secret answer (Three Magic's call
+  window shows both other seats until it closes); a superset of ``awaiting``. The server still
+  applies moves, runs clocks and moves bots for ``awaiting`` only.
 
 Actions: ``apply`` refuses anything malformed (not a dict, an unknown or non-string type, missing,
 extra or mistyped fields: lists, dicts, None, huge numbers) with ``InvalidAction``, and a
@@ -113,6 +117,10 @@ class Engine:
     def check_invariants(self, state: Any, /) -> None:
         return None
 
+    def shown_awaiting(self, state: Any, /) -> frozenset[int]:
+        """The seats the views show as awaited (a superset of ``awaiting``): by default exactly those."""
+        return self.awaiting(state)
+
     def first_player(self, state: Any, /) -> int | None:
         """The seat that decides first in a new game: by default the one seat awaited at the start
         (None when several act at once, as in Peribit). Game nights rotate it (app/nights)."""
@@ -138,7 +146,7 @@ class Engine:
 # The members a game's engine.py may define as module functions (the required ones and the optional).
 MEMBERS = ("new_game", "awaiting", "legal_actions", "apply", "view", "outcome", "state_to_json",
            "state_from_json", "delay", "clock_seconds", "on_timeout", "check_invariants", "first_player",
-           "teams", "public_action")
+           "teams", "public_action", "shown_awaiting")
 
 
 def engine_of(rules: ModuleType) -> Engine:

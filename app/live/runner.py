@@ -58,6 +58,9 @@ class MatchRunner:
         self.bot_think_seconds = 0.0
         self.unattended = False  # set by the room: no person is at the table (app/live/timers.py)
         self.engine = engines.get(game)
+        # The engine shows other seats as awaited than it awaits (Three Magic's call window: a
+        # secret answer given leaves its seat shown): the views and clocks follow ``shown``.
+        self.shows_more = type(self.engine).shown_awaiting is not engines.Engine.shown_awaiting
         self.seed = seed
         self.num_players = num_players
         self.options = options
@@ -90,6 +93,9 @@ class MatchRunner:
         at every read of a move (the apply check, each seat's view, deadlines, timers)."""
         self._state = state
         self.awaited: frozenset[int] = frozenset() if self.table.ended is not None else self.engine.awaiting(state)
+        # the seats the views show as awaited, each with a clock (``Engine.shown_awaiting``)
+        self.shown: frozenset[int] = (self.engine.shown_awaiting(state) if self.shows_more and self.awaited
+                                      else self.awaited)
 
     @property
     def finished(self) -> bool:
@@ -187,14 +193,14 @@ class MatchRunner:
     def _advance(self, new_state, seat: int, action: dict, outcome: dict | None, last: bool = True, fixed=None) -> None:
         """The action is committed: move to the new version, tell the listener, and (after the
         ``last`` of the steps committed together) restart timers."""
-        before = self.awaited
+        before, shown_before = self.awaited, self.shown
         self.state = new_state
         self.version += 1
         self.table_version = self.version
         self.views.advanced(self.version, new_state, self.table)
         # A timeout (SYSTEM, or a deadline's bot move) counts as that seat's move: its next clock is fresh.
         acted = action.get("seat", seat) if seat < 0 else seat
-        self.timers.update_deadlines(before, acted, fixed)
+        self.timers.update_deadlines(shown_before, acted, fixed)
         metrics.action_applied(self.engine.id)
         if outcome is not None:
             metrics.match_finished(self.engine.id)

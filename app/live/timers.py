@@ -72,6 +72,7 @@ class Timed(Protocol):
     state: Any
     version: int
     awaited: frozenset[int]
+    shown: frozenset[int]
     bot_seats: set[int]
     bot_think_seconds: float
     unattended: bool
@@ -249,8 +250,10 @@ class MatchTimers:
         if self._clock_task is None and not runner.closing:  # nothing was due, or the timeout was refused:
             self._arm_clock(skip=seat)                        # not tried again
 
-    def update_deadlines(self, awaited_before: frozenset, actor: int, fixed: dict[int, float] | None = None) -> None:
+    def update_deadlines(self, shown_before: frozenset, actor: int, fixed: dict[int, float] | None = None) -> None:
         """A seat's clock starts when it becomes awaited (or is awaited again right after acting).
+        A seat only shown as awaited (``Engine.shown_awaiting``: its secret answer given) keeps the
+        deadline it had, so the clocks never tell it apart from a seat still deciding.
         A correspondence match's deadlines are ``fixed`` when its entries are committed (the
         versions between keep theirs): the engine's own clocks do not run there."""
         runner = self.runner
@@ -260,13 +263,17 @@ class MatchTimers:
             return
         now = self.clock.now()
         deadlines = {}
-        for seat in runner.awaited:
+        for seat in runner.shown:
             if seat < 0:
+                continue
+            if seat not in runner.awaited:  # only shown: keeps its deadline (not a clock of its own)
+                if seat in shown_before and seat in self.deadlines:
+                    deadlines[seat] = self.deadlines[seat]
                 continue
             seconds = runner.engine.clock_seconds(runner.state, seat)
             if not seconds:
                 continue
-            fresh = seat not in awaited_before or seat == actor or seat not in self.deadlines
+            fresh = seat not in shown_before or seat == actor or seat not in self.deadlines
             deadlines[seat] = now + seconds if fresh else self.deadlines[seat]
         self.deadlines = deadlines
 

@@ -21,6 +21,8 @@ class Shown(Protocol):
     state: Any
     version: int
     awaited: frozenset[int]
+    shown: frozenset[int]  # the seats the views show as awaited (``Engine.shown_awaiting``)
+    shows_more: bool  # the engine shows more seats than it awaits
     table: platform.Table
 
     @property
@@ -71,15 +73,22 @@ class MatchViews:
         table = runner.table if current else (table or platform.Table())
         version = runner.version if version is None else version
         if current:
-            awaiting = sorted(runner.awaited)
+            awaited, shown = runner.awaited, runner.shown
+        elif table.ended is not None:
+            awaited = shown = frozenset()
         else:
-            awaiting = [] if table.ended is not None else sorted(engine.awaiting(state))
-        legal = engine.legal_actions(state, seat) if seat is not None and seat in awaiting else []
+            awaited = engine.awaiting(state)
+            shown = engine.shown_awaiting(state) if runner.shows_more else awaited
+        # the seats shown awaited (``Engine.shown_awaiting``); moves only for a seat really awaited
+        legal = engine.legal_actions(state, seat) if seat is not None and seat in awaited else []
         view = engine.view(state, seat)
         deadlines = runner.deadlines if current and table.ended is None else {}
+        if shown != awaited and deadlines:  # a shown seat without its own clock shows the first one
+            first = min(deadlines.values())
+            deadlines = {s: deadlines.get(s, first) for s in shown if s >= 0}
         return {
             "type": "view", "version": version, "seat": seat, "match_id": runner.match_id,
-            "view": view, "awaiting": awaiting, "legal_actions": legal,
+            "view": view, "awaiting": sorted(shown), "legal_actions": legal,
             "deadlines": {str(s): int(t * 1000) for s, t in deadlines.items()},
             "outcome": platform.outcome(engine, state, table),
             "platform": table.as_view(seat, view.get("teams") if isinstance(view, dict) else None),

@@ -30,10 +30,13 @@ discard, see below), "match_end" (SYSTEM deals the next match after ``delay``), 
 The call window (Ruling "call window"): after every discard both other seats are awaited, with the
 same clock, whether or not they can call; while the window's minimum time runs (room option
 ``call_window``, default 1 s) SYSTEM is awaited too, its one action ``close_window`` applied after
-``delay``. A seat may decide (ron/pon/chi/pass) at any time. The window closes once the minimum
-time is over and every seat that has a real choice has decided; then the server passes for the
-seats with nothing to call and resolves the calls. So ``awaiting``, ``deadlines``, the phase and
-every view are the same for a seat that can call and one that cannot until someone decides.
+``delay``. A seat may decide (ron/pon/chi/pass) at any time; a decision is final and secret. When
+the minimum time is over the server passes for the undecided seats with nothing to call; the
+window closes once every seat that has a real choice has decided, and the calls are resolved.
+``awaiting`` is the undecided seats (who may still act), but every view shows ``shown_awaiting``:
+both other seats (and SYSTEM while the minimum runs) until the window closes, with one clock. So
+what a seat receives never tells which other seat has decided, or which one can call; that the
+window stays open past its minimum (somebody can call) and the moments answers arrive are public.
 
 Actions: {"type": "insert", "pos": p}, {"type": "tsumo", "pos": p}, {"type": "discard_drawn"}
 (riichi only), {"type": "discard", "index": i, "riichi": bool}, {"type": "ron", "pos": p},
@@ -106,6 +109,15 @@ def awaiting(state: dict) -> frozenset[int]:
     if phase == "match_end":
         return frozenset((SYSTEM,))
     return frozenset()
+
+
+def shown_awaiting(state: dict) -> frozenset[int]:
+    """What every view shows as awaited: in a call window both other seats until it closes (and
+    SYSTEM while its minimum time runs), whoever has decided already (Ruling "call window")."""
+    if state["phase"] == "calls":
+        call = state["call"]
+        return frozenset(list(call["callers"]) + ([SYSTEM] if call.get("open") else []))
+    return awaiting(state)
 
 
 def state_to_json(state: dict) -> dict:
@@ -274,7 +286,8 @@ def public_action(after: Any, seat: int, action: dict) -> dict | None:
 # cards, the last match result and a log of public events. Private: the seat's own hand in its fixed
 # order, its drawn card and where it inserted it, its tenpai waits, its own pending call choice, and
 # (the dealer's) its tenpai hand after an exhaustive draw.
-# Never: other hands, the pile, the spare, other seats' call choices or whether a seat can call.
+# Never: other hands, the pile, the spare, other seats' call choices, whether another seat has
+# decided in a call window, or whether a seat can call (the server shows ``shown_awaiting``).
 def view(s: dict, seat: Any) -> dict:
     """Everything ``seat`` (None = spectator) may know. The only place views are built; every
     call builds new objects (nothing shared with the state or another seat's view)."""
@@ -573,17 +586,18 @@ def _call_options(s: dict, seat: int, card: int, discarder: int) -> list[dict]:
 
 
 def _settle_window(s: dict) -> None:
-    """Close the (no longer open) call window if no seat with a real choice is still deciding:
-    the server passes for the undecided seats, which had nothing to call, and resolves."""
+    """The (no longer open) call window: the server passes for the undecided seats with nothing to
+    call (in secret: no bot, clock or person answers for them later, so no answer after the minimum
+    time tells the others which seat is still deciding); once no seat with a real choice is still
+    deciding, the calls are resolved."""
     call = s["call"]
-    undecided = [c for c in call["callers"] if call["choices"][c] is None]
-    if any(_call_options(s, c, call["card"], call["from"]) for c in undecided):
-        return
     choices = list(call["choices"])
-    for c in undecided:
-        choices[c] = {"type": "pass"}
+    for c in call["callers"]:
+        if choices[c] is None and not _call_options(s, c, call["card"], call["from"]):
+            choices[c] = {"type": "pass"}
     s["call"] = dict(call, choices=choices)
-    _resolve_calls(s)
+    if all(choices[c] is not None for c in call["callers"]):
+        _resolve_calls(s)
 
 
 def _resolve_calls(s: dict) -> None:
