@@ -90,6 +90,9 @@ class TableSettings(BaseSettings):
         "A room loaded by a request (GET, join...) and not asked for again for this long, with no socket and "
         "no running match, leaves memory (it is reloaded from the database when next asked for)."))
     chat_max_chars: int = Field(default=500, description="Longest chat message (its rate is the `chat` limit).")
+    leaderboard_min_opponents: int = Field(default=5, ge=0, le=1000, description=(
+        "Leaderboards list claimed accounts that met at least this many distinct claimed accounts in rated "
+        "matches of the game (docs/decisions/2026-12-07-leaderboard-eligibility.md); 0 = every rated player."))
 
 
 class LiveSettings(BaseSettings):

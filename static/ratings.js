@@ -86,6 +86,16 @@ async function leaderboard(games, game) {
           )
         : h("p", { class: "muted" }, t("no_ratings")),
       h("p", { class: "muted" }, t("provisional_help"), ` (σ ≥ ${board.provisional_sigma})`),
+      board.min_opponents
+        ? h(
+            "p",
+            { class: "muted", id: "board-rule" },
+            t(
+              `Listed: players with an account (a claimed name) who have played rated games against at least ${board.min_opponents} different players with accounts. A guest's rating is on their own page.`,
+              `掲載されるのは、アカウント(登録した名前)があり、アカウントのある${board.min_opponents}人以上の相手とレーティング対象の対局をしたプレイヤーです。ゲストのレーティングは本人のページに表示されます。`,
+            ),
+          )
+        : null,
     ),
   );
 }

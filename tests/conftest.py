@@ -78,6 +78,16 @@ def server(database_url):
 
 
 @pytest.fixture
+def open_board_server(database_url):
+    """A server whose leaderboards list every rated player, guests too (``LEADERBOARD_MIN_OPPONENTS``
+    0): for tests of a board's contents and order, not of who may appear on it
+    (tests/security/test_leaderboard_alts.py)."""
+    running = start_in_thread(database_url, leaderboard_min_opponents=0)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
 def bots_alone_server(database_url):
     """A server whose tables of bots alone play by themselves (``UNATTENDED_TABLES_PLAY``): what
     a test of bots playing whole matches needs; by default such a table waits for a person."""

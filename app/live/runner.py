@@ -22,7 +22,7 @@ from app.errors import ApiError, seat_name
 from app.live.match import MatchEvents, MatchListener
 from app.live.platform_path import PlatformPath
 from app.live.timers import MatchTimers, immediate_steps
-from app.live.views import MatchViews
+from app.live.views import MatchViews, shown_awaiting
 from app.live.wire import Encoded
 from app.observability import metrics
 from app.store import LogEntry
@@ -58,9 +58,6 @@ class MatchRunner:
         self.bot_think_seconds = 0.0
         self.unattended = False  # set by the room: no person is at the table (app/live/timers.py)
         self.engine = engines.get(game)
-        # The engine shows other seats as awaited than it awaits (Three Magic's call window: a
-        # secret answer given leaves its seat shown): the views and clocks follow ``shown``.
-        self.shows_more = type(self.engine).shown_awaiting is not engines.Engine.shown_awaiting
         self.seed = seed
         self.num_players = num_players
         self.options = options
@@ -89,13 +86,10 @@ class MatchRunner:
 
     @state.setter
     def state(self, state) -> None:
-        """States never change once made: who the current one awaits is worked out once here, not
-        at every read of a move (the apply check, each seat's view, deadlines, timers)."""
+        """States never change once made: whom one awaits (and shows awaited) is worked out once, here."""
         self._state = state
-        self.awaited: frozenset[int] = frozenset() if self.table.ended is not None else self.engine.awaiting(state)
-        # the seats the views show as awaited, each with a clock (``Engine.shown_awaiting``)
-        self.shown: frozenset[int] = (self.engine.shown_awaiting(state) if self.shows_more and self.awaited
-                                      else self.awaited)
+        self.awaited = frozenset() if self.table.ended is not None else self.engine.awaiting(state)
+        self.shown: frozenset[int] = shown_awaiting(self.engine, state, self.awaited)
 
     @property
     def finished(self) -> bool:

@@ -21,12 +21,19 @@ class Shown(Protocol):
     state: Any
     version: int
     awaited: frozenset[int]
-    shown: frozenset[int]  # the seats the views show as awaited (``Engine.shown_awaiting``)
-    shows_more: bool  # the engine shows more seats than it awaits
+    shown: frozenset[int]  # the seats the views show as awaited (``shown_awaiting``)
     table: platform.Table
 
     @property
     def deadlines(self) -> dict[int, float]: ...
+
+
+def shown_awaiting(engine: Engine, state, awaited: frozenset[int]) -> frozenset[int]:
+    """The seats the views show as awaited, each with a deadline (``Engine.shown_awaiting``): the
+    ``awaited`` ones themselves unless the game shows more (Three Magic's call window)."""
+    if not awaited or type(engine).shown_awaiting is Engine.shown_awaiting:
+        return awaited
+    return engine.shown_awaiting(state)
 
 
 class MatchViews:
@@ -78,7 +85,7 @@ class MatchViews:
             awaited = shown = frozenset()
         else:
             awaited = engine.awaiting(state)
-            shown = engine.shown_awaiting(state) if runner.shows_more else awaited
+            shown = shown_awaiting(engine, state, awaited)
         # the seats shown awaited (``Engine.shown_awaiting``); moves only for a seat really awaited
         legal = engine.legal_actions(state, seat) if seat is not None and seat in awaited else []
         view = engine.view(state, seat)

@@ -7,10 +7,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 from sqlalchemy import func, select
+from sqlalchemy.orm import aliased
 
 import engines
 from app import history, ratings
-from app.deps import SessionDep
+from app.accounts.models import Account
+from app.deps import SessionDep, SettingsDep
 from app.errors import ApiError, not_found
 from app.models import Abandonment, Match, MatchResult, Player, PlayerRating
 from app.places import places
@@ -20,9 +22,11 @@ router = APIRouter(tags=["ratings"])
 
 
 @router.get("/api/games/{game}/leaderboard")
-def leaderboard(game: str, session: SessionDep, limit: Annotated[int, Query(ge=1, le=500)] = 100,
+def leaderboard(game: str, session: SessionDep, settings: SettingsDep, limit: Annotated[int, Query(ge=1, le=500)] = 100,
                 include_provisional: bool = True) -> dict:
-    """Rated players by conservative rating (mu - 3 sigma); provisional while sigma is high."""
+    """Rated players by conservative rating (mu - 3 sigma); provisional while sigma is high.
+    Listed: claimed accounts that met at least ``min_opponents`` distinct claimed accounts in rated
+    matches of the game (a guest's rating is on its own page only)."""
     try:
         engines.get(game)
     except ValueError as exc:
@@ -32,11 +36,27 @@ def leaderboard(game: str, session: SessionDep, limit: Annotated[int, Query(ge=1
              .where(PlayerRating.game == game))
     if not include_provisional:
         query = query.where(PlayerRating.sigma < ratings.PROVISIONAL_SIGMA)
+    needed = settings.leaderboard_min_opponents
+    if needed:
+        query = query.where(PlayerRating.player_id.in_(select(Account.player_id)),
+                            _claimed_opponents(game).correlate(PlayerRating).scalar_subquery() >= needed)
     rows = session.execute(query.order_by(order, PlayerRating.player_id).limit(limit)).all()
-    return {"game": game, "provisional_sigma": ratings.PROVISIONAL_SIGMA, "entries": [
+    return {"game": game, "provisional_sigma": ratings.PROVISIONAL_SIGMA, "min_opponents": needed, "entries": [
         {"rank": i + 1, "player_id": r.player_id, "name": name, "tag": ratings.player_tag(r.player_id), "games": r.games,
          **ratings.describe(r.mu, r.sigma)}
         for i, (r, name) in enumerate(rows)]}
+
+
+def _claimed_opponents(game: str):
+    """How many distinct claimed accounts the rating's player met in rated matches of ``game``
+    (guest alts that lose on purpose count for nothing: docs/decisions/2026-12-07-leaderboard-eligibility.md)."""
+    mine, theirs = aliased(MatchResult), aliased(MatchResult)
+    return (select(func.count(func.distinct(theirs.player_id)))
+            .select_from(mine)
+            .join(theirs, theirs.match_id == mine.match_id)
+            .join(Account, Account.player_id == theirs.player_id)
+            .where(mine.player_id == PlayerRating.player_id, mine.game == game, mine.rated.is_(True),
+                   theirs.player_id != mine.player_id, theirs.rated.is_(True)))
 
 
 @router.get("/api/players/{player_id}")

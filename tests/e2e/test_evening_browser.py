@@ -177,7 +177,8 @@ def test_abort_leave_take_back_and_resign_in_english_and_japanese(server, browse
     assert errors == []
 
 
-def test_a_casual_table_and_a_leaderboard_that_tells_players_apart(server, browser):
+def test_a_casual_table_and_a_leaderboard_that_tells_players_apart(open_board_server, browser):
+    server = open_board_server  # guests on the board: every rated player is listed
     aki = browser.new_context(viewport=DESKTOP).new_page()
     ben = browser.new_context(viewport=PHONE).new_page()
     errors = watch_errors(aki) + watch_errors(ben)

@@ -20,7 +20,8 @@ def error_code(response) -> str:
     return response.json()["error"]["code"]
 
 
-def test_finished_match_history_replay_and_export(server, tmp_path, capsys):
+def test_finished_match_history_replay_and_export(open_board_server, tmp_path, capsys):
+    server = open_board_server  # two guests' first match: on the board only when every rated player is
     room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 0})
     assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
     final = play_rest({0: host, 1: guest}, room_id, random.Random(2))

@@ -17,7 +17,7 @@ from tests.support.server import ADMIN_TOKEN, start_in_thread
 
 @pytest.fixture
 def sqlite_server(tmp_path):
-    running = start_in_thread(f"sqlite:///{tmp_path / 'browser.db'}")
+    running = start_in_thread(f"sqlite:///{tmp_path / 'browser.db'}", leaderboard_min_opponents=0)  # guests listed
     yield running
     running.stop()
 

@@ -249,7 +249,8 @@ def rated_match(winner: Api, loser: Api) -> None:
     assert act(loser, room_id, {"platform": "resign"}).status_code == 200
 
 
-def test_the_lobby_makes_a_table_casual_and_the_leaderboard_tells_players_apart(server):
+def test_the_lobby_makes_a_table_casual_and_the_leaderboard_tells_players_apart(open_board_server):
+    server = open_board_server  # guests on the board: every rated player is listed
     aya1, aya2 = Api.new_player(server.base_url, "Aya"), Api.new_player(server.base_url, "Aya")
     ben = Api.new_player(server.base_url, "Ben")
     room_id = aya1.post("/api/rooms", {"game": "synomilia"}).json()["id"]

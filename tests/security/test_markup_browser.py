@@ -23,7 +23,7 @@ INJECTED = """() => document.querySelectorAll("img[src='x']").length
 
 @pytest.fixture
 def sqlite_server(tmp_path):
-    running = start_in_thread(f"sqlite:///{tmp_path / 'markup.db'}")
+    running = start_in_thread(f"sqlite:///{tmp_path / 'markup.db'}", leaderboard_min_opponents=0)  # guests listed
     yield running
     running.stop()
 
