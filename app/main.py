@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import FastAPI, routing
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -26,6 +26,7 @@ from app.live.writer import ActionWriter
 from app.observability import metrics as observed
 from app.observability.gc_tuning import FullCollections, TimedCollections
 from app.observability.loop_lag import LoopLagProbe
+from app.observability import logs
 from app.observability.middleware import ObservabilityMiddleware
 from app import api_docs, assets, compression, openapi_links, ratings, unavailable
 from app.routers import games, live, pages, players, rooms
@@ -147,4 +148,6 @@ def create_app(settings: Settings | None = None, clock=None) -> FastAPI:
     # the browser client, fingerprinted for long caching (app/assets.py); read once per process
     app.state.assets = assets.load(ROOT / "static")
     app.mount("/static", assets.StaticAssets(app.state.assets), name="static")
+    # every id a route's path carries is logged as its ref (issue 48, point 6)
+    logs.scrub_ids_of(getattr(route, "path_format", "") for route in routing.iter_route_contexts(app.routes))
     return app

@@ -8,7 +8,11 @@ and the code that logs game events logs ids, versions and error codes only — n
 content, a view, a hand or a seed of a running match. A room id is its invite's secret: lines
 carry ``room_ref(id)`` instead (``#`` + 12 hex digits of its SHA-256), in the ``room_id`` field and
 in every path (``/api/rooms/#3f9a…/view``), so a log still ties a room's lines together but never
-lets its reader into the room. ``python -m app.cli room-ref ID`` prints the ref of a known room."""
+lets its reader into the room. Every other id in a path (a night's, which leads to its current
+room, a player's, a match's, a session's: every path parameter of the route table but
+``NOT_IDS``) is shown as its ref too (``scrub_ids_of``, called by ``create_app``), so a new route
+is scrubbed without anyone remembering to. ``python -m app.cli room-ref ID`` prints the ref of a
+known id."""
 
 from __future__ import annotations
 
@@ -23,7 +27,7 @@ import queue
 import re
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 LOG_QUEUE_LINES = 10_000  # lines waiting for the writer thread before new ones are dropped (counted)
 atexit.register(lambda: _stop_listener())
@@ -71,6 +75,83 @@ def room_ref(room_id: str) -> str:
     return "#" + hashlib.sha256(room_id.encode()).hexdigest()[:12]
 
 
+# Path parameters that are no ids, left readable: a game's name (one of a fixed few), a seat's
+# number, a static file's name. Every other parameter of a route is taken for an id.
+NOT_IDS = frozenset({"game", "seat", "path"})
+# One character of a path segment as a log quotes it (a line's text, a JSON string, a repr).
+_SEGMENT = r"""[^/\s?"'\\]+"""
+_PARAM = re.compile(r"\{(\w+)(?::\w+)?\}")
+# Every id-bearing route prefix of the route table in one pattern (a line is scanned once), and
+# for each its first group, its number of groups and the values that are literal routes' words
+# ("me" of /api/players/me); replaced as a whole, so a line being formatted on another thread
+# sees the old or the new.
+_id_paths: tuple[re.Pattern | None, tuple[tuple[int, int, frozenset[tuple[str, ...]]], ...], frozenset[str]] \
+    = (None, (), frozenset())
+
+
+def _prefix_patterns(template: str) -> list[str]:
+    """``/api/nights/{night_id}/join`` -> ``["/api/nights/(<segment>)"]``: one pattern for each
+    prefix of the template that ends with an id, the ids as groups, so a path that goes on past a
+    known prefix (a 404's ``/api/nights/<id>/nothing``) is scrubbed too."""
+    patterns, built = [], ""
+    for segment in template.split("/")[1:]:
+        ids, parts, last = False, [], 0
+        for m in _PARAM.finditer(segment):
+            parts.append(re.escape(segment[last:m.start()]))
+            if m.group(1) in NOT_IDS:
+                parts.append(_SEGMENT)
+            else:
+                parts.append(f"({_SEGMENT})")
+                ids = True
+            last = m.end()
+        parts.append(re.escape(segment[last:]))
+        built += "/" + "".join(parts)
+        if ids:
+            patterns.append(built)
+    return patterns
+
+
+def scrub_ids_of(templates: Iterable[str]) -> None:
+    """Take the route table's path templates (``/api/nights/{night_id}``): from now on every id in
+    a path of one of them is logged as its ref. (Adds to what earlier apps of the process gave.)"""
+    global _id_paths
+    templates = list(templates)
+    literal = [t for t in templates if "{" not in t]
+    sources = set(_id_paths[2])
+    for template in templates:
+        sources.update(_prefix_patterns(template))
+    if sources == _id_paths[2]:
+        return
+    ordered = sorted(sources, key=lambda source: (-len(source), source))  # the longest first
+    alternatives, first = [], 1
+    for source in ordered:
+        pattern = re.compile(source)
+        words = frozenset(m.groups() for path in literal if (m := pattern.match(path)))
+        alternatives.append((first, pattern.groups, words))
+        first += pattern.groups
+    # every alternative begins with "/": one look at each character of a line that is not one
+    combined = re.compile("/(?:" + "|".join(f"(?:{source[1:]})" for source in ordered) + ")")
+    _id_paths = (combined, tuple(alternatives), frozenset(sources))
+
+
+def _ids_to_refs(match: re.Match, alternatives) -> str:
+    for first, count, words in alternatives:
+        if match.group(first) is not None:
+            break
+    values = match.groups()[first - 1:first - 1 + count]
+    if values in words:
+        return match.group()
+    text, start, pieces, last = match.group(), match.start(), [], 0
+    for group, value in enumerate(values, first):
+        begin, end = match.span(group)
+        pieces.append(text[last:begin - start])
+        kept = value.startswith("#") or _PARAM.fullmatch(value)  # a ref, a template's "{night_id}"
+        pieces.append(value if kept else room_ref(value))
+        last = end - start
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
 # PostgreSQL's error texts quote the values of the failing row or key ("DETAIL:  Key (id)=(...)
 # already exists", "Failing row contains (...)": room ids, notebooks, actions), in a traceback's
 # lines and in an error's repr alike (there its newline is the two characters "\n").
@@ -79,11 +160,15 @@ _DATABASE_DETAIL = re.compile(r"(DETAIL|CONTEXT):[^\n]*?(?=\\n|\n|$)")
 
 def scrub(text: str) -> str:
     """Mask anything that looks like a token (``token=...``, ``Bearer ...``), the values a
-    database error quotes, and put refs in place of room ids in paths and after the word "room"."""
+    database error quotes, and put refs in place of ids in paths (room ids always, and every id
+    of the route table given to ``scrub_ids_of``) and of room ids after the word "room"."""
     for pattern, replacement in _SECRET_PATTERNS:
         text = pattern.sub(replacement, text)
     text = _DATABASE_DETAIL.sub(lambda m: m.group(1) + ": (values left out of the log)", text)
     text = _ROOM_IN_PATH.sub(lambda m: m.group(1) + room_ref(m.group(2)), text)
+    combined, alternatives, _ = _id_paths
+    if combined is not None:
+        text = combined.sub(lambda m: _ids_to_refs(m, alternatives), text)
     return _ROOM_IN_TEXT.sub(lambda m: m.group(1) + room_ref(m.group(2)), text)
 
 

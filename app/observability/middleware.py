@@ -99,7 +99,8 @@ class ObservabilityMiddleware:
         else:
             level = logging.DEBUG if scope["path"] in QUIET_PATHS and status < 500 else logging.INFO
         params = scope.get("path_params") or {}
+        # The path's ids are logged as refs (logs.scrub_ids_of): a room's in room_id too; a
+        # match's raw id only where the server itself names the match (the live code's lines).
         log.log(level, "%s %s %s", scope["method"], scope["path"], status,
                 extra={"method": scope["method"], "path": scope["path"], "route": route, "status": status,
-                       "duration_ms": round(seconds * 1000, 1),
-                       "room_id": params.get("room_id"), "match_id": params.get("match_id")})
+                       "duration_ms": round(seconds * 1000, 1), "room_id": params.get("room_id")})

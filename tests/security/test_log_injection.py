@@ -11,7 +11,7 @@ import httpx
 from tests.support.server import ServerProcess
 
 STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (DEBUG|INFO |WARNING|ERROR|CRITICAL) ")
-FORGED = "2026-01-01T00:00:00.000Z INFO  asobiba.http  POST /api/admin/matches/all/abort 200"
+FORGED = "2026-01-01T00:00:00.000Z INFO  asobiba.http  POST /api/accounts/logout-all 200"
 
 
 def test_control_characters_in_a_path_cannot_forge_a_log_line(tmp_path):
@@ -25,12 +25,12 @@ def test_control_characters_in_a_path_cannot_forge_a_log_line(tmp_path):
             for path in paths:
                 assert http.get(path).status_code in (400, 404)
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and sum("abort 200" in line for line in server.output) < len(paths):
+        while time.monotonic() < deadline and sum("logout-all 200" in line for line in server.output) < len(paths):
             time.sleep(0.05)
     finally:
         server.stop()
     lines = [line.rstrip("\n") for line in server.output[1:] if line.strip()]  # the first line is the URL
-    carrying = [line for line in lines if "/api/admin/matches/all/abort" in line]
+    carrying = [line for line in lines if "/api/accounts/logout-all 200" in line]
     assert len(carrying) == len(paths), lines
     for line in lines:
         assert STAMP.match(line) or line.startswith("  | "), f"a line that is not a log event: {line!r}"
