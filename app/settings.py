@@ -176,6 +176,10 @@ class RateLimitSettings(BaseSettings):
     rate_push_per_token: str = Field(default="60/600", description=(
         "Notification settings and subscription calls (`/api/me/notifications`, `/api/push/*`) per player."))
     rate_push_per_ip: str = Field(default="300/600", description="Notification settings and subscription calls per IP.")
+    rate_previews_per_token: str = Field(default="60/60", description=(
+        "A night's link preview picture (`GET /api/nights/{id}/standings.png`) per player, on top of `nights`: "
+        "a picture not drawn yet costs ~20 ms of CPU, and a link is unfurled once per chat, not polled."))
+    rate_previews_per_ip: str = Field(default="60/60", description="A night's link preview picture per IP.")
 
 
 class AccountSettings(BaseSettings):

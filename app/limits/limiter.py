@@ -24,6 +24,7 @@ LIMITS = {
     "chat": "chat messages",
     "names": "name changes",
     "nights": "game night reads",
+    "previews": "game night preview pictures",
     "push": "notification settings calls",
 }
 

@@ -151,12 +151,38 @@ def _font(size: int):  # read from its file once per size
     return ImageFont.load_default(size)
 
 
+# The picture's colours: the background, the bars, and each text colour with 15 shades between it
+# and the background (a letter's antialiased edge). A picture of these colours alone is saved as a
+# palette PNG: a tenth of the CPU of an RGB one and a third of its bytes, no visible change.
+BACKGROUND = "#f6f3ec"
+INKS = ("#222222", "#555555", "#b0413e")
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+@lru_cache(maxsize=1)
+def _palette():
+    from PIL import Image
+
+    back = _rgb(BACKGROUND)
+    colours = [back] + [_rgb(c) for c in COLOURS]
+    for ink in map(_rgb, INKS):
+        colours += [tuple(round(b + (i - b) * k / 15) for b, i in zip(back, ink)) for k in range(1, 16)]
+    image = Image.new("P", (1, 1))
+    image.putpalette([value for colour in colours for value in colour])
+    return image
+
+
 def standings_png(heading: str, lines: list[tuple[str, str, int]], unit: str) -> bytes:
     """A 1200×630 PNG: the heading and up to eight (place, name, points) lines, best first, each
     with a bar as long as its points."""
+    import zlib
+
     from PIL import Image, ImageDraw
 
-    image = Image.new("RGB", (1200, 630), "#f6f3ec")
+    image = Image.new("RGB", (1200, 630), BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, 1200, 16), fill="#b0413e")
     draw.text((60, 44), "Asobiba 遊び場", font=_font(40), fill="#b0413e")
@@ -171,5 +197,7 @@ def standings_png(heading: str, lines: list[tuple[str, str, int]], unit: str) ->
         draw.rectangle((700, row_y + 12, 700 + max(bar, 4), row_y + 40), fill=COLOURS[i % len(COLOURS)])
         draw.text((1140, row_y + 4), f"{total} {unit}", font=small, fill="#222222", anchor="ra")
     out = io.BytesIO()
-    image.save(out, "PNG")  # (optimize=True made each picture take ten times longer to save)
+    # Each pixel to its nearest colour of the palette (no dithering: flat areas stay flat), run
+    # lengths for zlib (the picture is mostly flat). (optimize=True took ten times longer.)
+    image.quantize(palette=_palette(), dither=Image.Dither.NONE).save(out, "PNG", compress_type=zlib.Z_RLE)
     return out.getvalue()

@@ -3,7 +3,8 @@
 A night's id is a secret link like a room's: whoever holds it may read the night (spectators
 follow it); playing in it takes a player token; the host alone changes it, opens the next table
 and ends it (or, when the night lets the group choose, the members' votes open the next table).
-Reads and pictures are throttled per token and address (``nights``); changes take the same
+Reads and pictures are throttled per token and address (``nights``), the link preview's picture
+more tightly still (``previews``: drawing one costs CPU); changes take the same
 credits as room changes (``actions``), a new table a room's (``rooms``)."""
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request
@@ -237,30 +239,61 @@ async def chart(night_id: RoomId, db: DbDep, settings: SettingsDep,
     return Response(night_chart(night, lang), media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
 
-# A night id has a room id's shape and bounds (RoomId). Rendered pictures by (night, what they show): a night's picture is drawn once per change.
+# Rendered pictures by what they show (heading, lines, unit: a night's state in one language; two
+# nights that look the same share one), the least recently asked dropped past _PICTURES_BYTES
+# (some 1,000 pictures of ~30 KB), so a picture is drawn once per state and language however many
+# nights are asked in turn. A picture being drawn is in _BEING_DRAWN: a request for the same one
+# waits for that drawing instead of drawing it again. (Servers of several apps in one process, the
+# tests', share these: the futures are thread-safe ones, awaited from any event loop.)
 _PICTURES: OrderedDict[tuple, bytes] = OrderedDict()
-_PICTURES_KEPT = 64
+_PICTURES_BYTES = 32 * 1024 * 1024
+_kept_bytes = 0
+_BEING_DRAWN: dict[tuple, Future] = {}
+_PICTURES_LOCK = threading.RLock()  # (a drawing done already calls _drawn at once, in the thread that holds it)
 # Pictures are drawn in one thread of their own: many asked at once wait for it, and never take the
 # event loop's default executor (the readiness probe's database ping and the hub's writes use it)
 # nor more than one core.
 _DRAWING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="night-pictures")
 
 
-@router.get("/{night_id}/standings.png", **READ, response_class=Response)
+def _drawn(key: tuple, drawing: Future) -> None:
+    """(In the drawing thread, once a picture is drawn.) Keep it; drop the oldest past the bound."""
+    global _kept_bytes
+    with _PICTURES_LOCK:
+        _BEING_DRAWN.pop(key, None)
+        if drawing.cancelled() or drawing.exception() is not None:
+            return
+        picture = drawing.result()
+        _PICTURES[key] = picture
+        _kept_bytes += len(picture)
+        while _kept_bytes > _PICTURES_BYTES and len(_PICTURES) > 1:
+            _kept_bytes -= len(_PICTURES.popitem(last=False)[1])
+
+
+async def _picture(key: tuple, *args) -> bytes:
+    with _PICTURES_LOCK:
+        picture = _PICTURES.get(key)
+        if picture is not None:
+            _PICTURES.move_to_end(key)
+            return picture
+        drawing = _BEING_DRAWN.get(key)
+        if drawing is None:
+            drawing = _BEING_DRAWN[key] = _DRAWING.submit(charts.standings_png, *args)
+            drawing.add_done_callback(lambda done: _drawn(key, done))
+    # shielded: a client that goes away does not cancel the drawing the others wait for
+    return await asyncio.shield(asyncio.wrap_future(drawing))
+
+
+@router.get("/{night_id}/standings.png", dependencies=[rate_limit("nights"), rate_limit("previews")],
+            responses=READ["responses"], response_class=Response)
 async def standings_image(night_id: RoomId, request: Request, db: DbDep, settings: SettingsDep,
                           lang: Annotated[Literal["en", "ja"], Query()] = "en") -> Response:
-    """The link preview of the night (1200×630 PNG): the standings, final once the night is over."""
+    """The link preview of the night (1200×630 PNG): the standings, final once the night is over.
+    Throttled on its own too (``previews``, per token and address), more tightly than reads."""
     night = await _night(db, night_id, settings)
     words = WORDS[lang]
     heading = words["heading"] if night["status"] == "over" else words["heading_on"].format(n=night["played"])
     lines = standings_lines(night, lang)
-    key = (night_id, lang, heading, tuple(lines))
-    picture = _PICTURES.get(key)
-    if picture is None:
-        picture = await asyncio.get_running_loop().run_in_executor(
-            _DRAWING, charts.standings_png, heading, lines, words["unit"])
-        _PICTURES[key] = picture
-        while len(_PICTURES) > _PICTURES_KEPT:
-            _PICTURES.popitem(last=False)
+    picture = await _picture((heading, tuple(lines), words["unit"]), heading, lines, words["unit"])
     return Response(picture, media_type="image/png", headers={"Cache-Control": "no-cache"})
 
