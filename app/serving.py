@@ -13,6 +13,12 @@ send huge or never-ending request heads and clients that open connections by the
 - At most ``MAX_CONNECTIONS`` connections (HTTP and WebSockets) at once, and never more than the
   open-file limit leaves room for (database, logs): the next one is answered 503 and closed,
   instead of the process running out of file descriptors.
+- At most ``MAX_CONNECTIONS_PER_ADDRESS`` of them from one client address (an IPv6 client's /64),
+  and never more than half the bound: the next one from there is answered 503 and closed at
+  accept, so one client holding half-sent requests cannot take every connection. A WebSocket is
+  the connection it was upgraded from, counted until it closes. A peer in
+  ``FORWARDED_ALLOW_IPS`` (a proxy: every client behind it shares its address) is not bounded
+  here; that is the proxy's job (deploy/haproxy.cfg bounds connections per client address).
 - ``LISTEN_BACKLOG`` connections wait in the kernel to be accepted (uvicorn's 2048 overflowed when
   thousands of sockets reconnected in one second; the kernel caps it at ``net.core.somaxconn``).
 - Client addresses come from ``app/proxy.py`` (uvicorn's proxy headers are off)."""
@@ -20,6 +26,7 @@ send huge or never-ending request heads and clients that open connections by the
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import resource
 
@@ -29,6 +36,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from app.live.socket_protocol import uvicorn_ws
 from app.observability.metrics import CONNECTIONS_CUT
+from app.proxy import TrustedProxies
 from app.settings import Settings
 
 # File descriptors kept for everything that is not a client connection: database connections, the
@@ -45,6 +53,8 @@ def _raw_response(status: str, code: str, message: str, *extra: str) -> bytes:
 
 
 _BUSY = _raw_response("503 Service Unavailable", "busy", "too many connections; try again in a moment", "retry-after: 5")
+_BUSY_ADDRESS = _raw_response("503 Service Unavailable", "busy", "too many connections from your address; "
+                              "try again in a moment", "retry-after: 5")
 _TIMEOUT = _raw_response("408 Request Timeout", "timeout", "the request did not arrive in time")
 
 
@@ -68,22 +78,83 @@ def connection_bound(settings: Settings) -> int:
     return max(16, min(settings.max_connections, room))
 
 
-def guarded_h11(read_timeout: float, max_connections: int) -> type[H11Protocol]:
+def per_address_bound(settings: Settings, bound: int) -> int:
+    """``MAX_CONNECTIONS_PER_ADDRESS`` (0: none), at most half the server's bound."""
+    if settings.max_connections_per_address <= 0:
+        return 0
+    return max(1, min(settings.max_connections_per_address, bound // 2))
+
+
+def address_key(host: str | None) -> str | None:
+    """What one client's connections are counted under: its IPv4 address (an IPv4-mapped IPv6 one
+    unwrapped), or its IPv6 address's /64 (a host is given a whole /64); None for no IP peer."""
+    try:
+        address = ipaddress.ip_address(host or "")
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+def guarded_h11(read_timeout: float, max_connections: int, per_address: int = 0,
+                trusted: str = "") -> type[H11Protocol]:
+    proxies = TrustedProxies(trusted)
+    open_from: dict[str, int] = {}  # open connections (HTTP or upgraded to WebSockets) by address_key
+
+    def release(key: str) -> None:
+        left = open_from.get(key, 0) - 1
+        if left > 0:
+            open_from[key] = left
+        else:
+            open_from.pop(key, None)
+
     class GuardedH11Protocol(H11Protocol):
-        """uvicorn's h11 protocol with a deadline for each request to arrive, and a bound on the
-        connections of the whole server."""
+        """uvicorn's h11 protocol with a deadline for each request to arrive, a bound on the
+        connections of the whole server, and one on the connections of each client address."""
 
         _deadline: asyncio.TimerHandle | None = None
         _heard = False  # a byte of the awaited request has arrived
+        _address: str | None = None  # counted in open_from under this key until the connection closes
 
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
+            host = self.client[0] if self.client else None
+            key = address_key(host) if per_address and host not in proxies else None
+            if key is not None and open_from.get(key, 0) >= per_address:
+                CONNECTIONS_CUT.labels("busy_address").inc()
+                transport.write(_BUSY_ADDRESS)
+                transport.close()
+                return
             if len(self.connections) > max_connections:
                 CONNECTIONS_CUT.labels("busy").inc()
                 transport.write(_BUSY)
                 transport.close()
                 return
+            if key is not None:
+                open_from[key] = open_from.get(key, 0) + 1
+                self._address = key
             self._arm()
+
+        def handle_websocket_upgrade(self, event: h11.Request) -> None:
+            key, self._address = self._address, None
+            super().handle_websocket_upgrade(event)
+            protocol = self.transport.get_protocol()
+            if key is None:
+                return
+            if protocol is self:  # (not upgraded after all)
+                self._address = key
+                return
+            # the same connection, now the WebSocket protocol's: counted until it closes
+            lost = protocol.connection_lost
+
+            def connection_lost(exc, lost=lost) -> None:
+                release(key)
+                lost(exc)
+
+            protocol.connection_lost = connection_lost  # type: ignore[method-assign]
 
         def data_received(self, data: bytes) -> None:
             self._heard = True
@@ -99,6 +170,9 @@ def guarded_h11(read_timeout: float, max_connections: int) -> type[H11Protocol]:
 
         def connection_lost(self, exc) -> None:
             self._disarm()
+            if self._address is not None:
+                release(self._address)
+                self._address = None
             super().connection_lost(exc)
 
         def _arm(self) -> None:
@@ -125,8 +199,10 @@ def guarded_h11(read_timeout: float, max_connections: int) -> type[H11Protocol]:
 
 def uvicorn_config(app, settings: Settings, **overrides) -> uvicorn.Config:
     """The one uvicorn configuration: parser, bounds and WebSocket settings from ``settings``."""
+    bound = connection_bound(settings)
     values = dict(host=settings.host, port=settings.port, log_config=None,
-                  http=guarded_h11(settings.request_read_timeout, connection_bound(settings)),
+                  http=guarded_h11(settings.request_read_timeout, bound, per_address_bound(settings, bound),
+                                   settings.forwarded_allow_ips),
                   h11_max_incomplete_event_size=settings.max_header_bytes, backlog=settings.listen_backlog,
                   ws_max_size=settings.max_frame_bytes * 4, ws=uvicorn_ws(settings.ws_protocol),
                   ws_per_message_deflate=settings.ws_per_message_deflate,

@@ -52,6 +52,11 @@ class ServingSettings(BaseSettings):
     max_connections: int = Field(default=8192, description=(
         "Connections at once, HTTP and WebSockets; past it 503 `busy` and close. Lowered to what the "
         "open-file limit allows."))
+    max_connections_per_address: int = Field(default=64, ge=0, description=(
+        "The most of those connections one client address holds at once (an IPv6 client's /64; at most half "
+        "of `MAX_CONNECTIONS`; 0 = no bound per address): past it 503 `busy` and close, at accept. A proxy in "
+        "`FORWARDED_ALLOW_IPS` is not bounded (its clients share its address): it bounds connections per "
+        "client itself (deploy/haproxy.cfg)."))
     listen_backlog: int = Field(default=4096, ge=1, description=(
         "Connections the kernel holds until the server accepts them (at most `net.core.somaxconn`): room "
         "for a storm of reconnections after a restart; past it dropped, and the client's TCP tries again."))

@@ -44,7 +44,7 @@ HTTP_LATENCY = Histogram("asobiba_http_request_duration_seconds", "HTTP request 
                          "response started, so long streams count their set-up only), by route template.",
                          ["route"], buckets=LATENCY_BUCKETS)
 CONNECTIONS_CUT = Counter("asobiba_http_connections_cut", "Connections the server closed before a "
-                          "request: busy (over MAX_CONNECTIONS), no_request (not a byte within "
+                          "request: busy (over MAX_CONNECTIONS), busy_address (over MAX_CONNECTIONS_PER_ADDRESS), no_request (not a byte within "
                           "REQUEST_READ_TIMEOUT), slow_request (a request unfinished in that time).", ["reason"])
 
 # Pause buckets: finer around the 20 ms a player starts to feel (docs/operations.md).
