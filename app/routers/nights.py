@@ -239,49 +239,57 @@ async def chart(night_id: RoomId, db: DbDep, settings: SettingsDep,
     return Response(night_chart(night, lang), media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
 
-# Rendered pictures by what they show (heading, lines, unit: a night's state in one language; two
-# nights that look the same share one), the least recently asked dropped past _PICTURES_BYTES
-# (some 1,000 pictures of ~30 KB), so a picture is drawn once per state and language however many
-# nights are asked in turn. A picture being drawn is in _BEING_DRAWN: a request for the same one
-# waits for that drawing instead of drawing it again. (Servers of several apps in one process, the
-# tests', share these: the futures are thread-safe ones, awaited from any event loop.)
-_PICTURES: OrderedDict[tuple, bytes] = OrderedDict()
-_PICTURES_BYTES = 32 * 1024 * 1024
-_kept_bytes = 0
-_BEING_DRAWN: dict[tuple, Future] = {}
-_PICTURES_LOCK = threading.RLock()  # (a drawing done already calls _drawn at once, in the thread that holds it)
 # Pictures are drawn in one thread of their own: many asked at once wait for it, and never take the
 # event loop's default executor (the readiness probe's database ping and the hub's writes use it)
 # nor more than one core.
 _DRAWING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="night-pictures")
+_PICTURES_BYTES = 32 * 1024 * 1024  # some 1,000 pictures of ~30 KB
 
 
-def _drawn(key: tuple, drawing: Future) -> None:
-    """(In the drawing thread, once a picture is drawn.) Keep it; drop the oldest past the bound."""
-    global _kept_bytes
-    with _PICTURES_LOCK:
-        _BEING_DRAWN.pop(key, None)
-        if drawing.cancelled() or drawing.exception() is not None:
-            return
-        picture = drawing.result()
-        _PICTURES[key] = picture
-        _kept_bytes += len(picture)
-        while _kept_bytes > _PICTURES_BYTES and len(_PICTURES) > 1:
-            _kept_bytes -= len(_PICTURES.popitem(last=False)[1])
+class Pictures:
+    """An app's rendered pictures by what they show (heading, lines, unit: a night's state in one
+    language; two nights that look the same share one), the least recently asked dropped past
+    ``_PICTURES_BYTES``, so a picture is drawn once per state and language however many nights are
+    asked in turn. A picture being drawn is in ``being_drawn``: a request for the same one waits
+    for that drawing instead of drawing it again."""
+
+    def __init__(self) -> None:
+        self.kept: OrderedDict[tuple, bytes] = OrderedDict()
+        self.kept_bytes = 0
+        self.being_drawn: dict[tuple, Future] = {}
+        self.lock = threading.RLock()  # (a drawing done already calls _drawn at once, holding it)
+
+    async def get(self, key: tuple, *args) -> bytes:
+        with self.lock:
+            picture = self.kept.get(key)
+            if picture is not None:
+                self.kept.move_to_end(key)
+                return picture
+            drawing = self.being_drawn.get(key)
+            if drawing is None:
+                drawing = self.being_drawn[key] = _DRAWING.submit(charts.standings_png, *args)
+                drawing.add_done_callback(lambda done: self._drawn(key, done))
+        # shielded: a client that goes away does not cancel the drawing the others wait for
+        return await asyncio.shield(asyncio.wrap_future(drawing))
+
+    def _drawn(self, key: tuple, drawing: Future) -> None:
+        """(In the drawing thread, once a picture is drawn.) Keep it; drop the oldest past the bound."""
+        with self.lock:
+            self.being_drawn.pop(key, None)
+            if drawing.cancelled() or drawing.exception() is not None:
+                return
+            picture = drawing.result()
+            self.kept[key] = picture
+            self.kept_bytes += len(picture)
+            while self.kept_bytes > _PICTURES_BYTES and len(self.kept) > 1:
+                self.kept_bytes -= len(self.kept.popitem(last=False)[1])
 
 
-async def _picture(key: tuple, *args) -> bytes:
-    with _PICTURES_LOCK:
-        picture = _PICTURES.get(key)
-        if picture is not None:
-            _PICTURES.move_to_end(key)
-            return picture
-        drawing = _BEING_DRAWN.get(key)
-        if drawing is None:
-            drawing = _BEING_DRAWN[key] = _DRAWING.submit(charts.standings_png, *args)
-            drawing.add_done_callback(lambda done: _drawn(key, done))
-    # shielded: a client that goes away does not cancel the drawing the others wait for
-    return await asyncio.shield(asyncio.wrap_future(drawing))
+def _pictures(app) -> Pictures:
+    pictures = getattr(app.state, "night_pictures", None)
+    if pictures is None:
+        pictures = app.state.night_pictures = Pictures()
+    return pictures
 
 
 @router.get("/{night_id}/standings.png", dependencies=[rate_limit("nights"), rate_limit("previews")],
@@ -294,6 +302,6 @@ async def standings_image(night_id: RoomId, request: Request, db: DbDep, setting
     words = WORDS[lang]
     heading = words["heading"] if night["status"] == "over" else words["heading_on"].format(n=night["played"])
     lines = standings_lines(night, lang)
-    picture = await _picture((heading, tuple(lines), words["unit"]), heading, lines, words["unit"])
+    picture = await _pictures(request.app).get((heading, tuple(lines), words["unit"]), heading, lines, words["unit"])
     return Response(picture, media_type="image/png", headers={"Cache-Control": "no-cache"})
 
