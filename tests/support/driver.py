@@ -158,6 +158,10 @@ def check_pushed_views(database_url: str, match_id: str, sockets: dict) -> tuple
             state = states[message["version"]]
             awaited = engine.awaiting(state)
             assert message["view"] == engine.view(state, seat)
-            assert message["awaiting"] == sorted(awaited)
+            # the seats the table shows as awaited (Three Magic's call window: every seat that has
+            # not acted, whoever answered; ``Engine.shown_awaiting``), which are a superset of those
+            # really awaited; the legal actions follow the real ones
+            assert message["awaiting"] == sorted(engine.shown_awaiting(state) if awaited else awaited)
+            assert set(awaited) <= set(message["awaiting"])
             assert message["legal_actions"] == (engine.legal_actions(state, seat) if seat in awaited else [])
     return match, states
