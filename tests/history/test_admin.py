@@ -3,23 +3,13 @@ else sees a running match's history, replay or export."""
 
 from __future__ import annotations
 
-import time
-
 from tests.support.clients import Api, Socket
+from tests.support.driver import wait_for_version
 from tests.support.server import ADMIN_TOKEN
 
 
 def error_code(response) -> str:
     return response.json()["error"]["code"]
-
-
-def wait_for_version(api, room_id, version, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if api.get(f"/api/rooms/{room_id}/view").json()["version"] >= version:
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"version {version} not reached")
 
 
 def test_running_match_is_admin_only_and_abort_stops_it(fake_clock_server):

@@ -8,10 +8,11 @@ from __future__ import annotations
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from tests.live.helpers import Stream, wait_for
+from tests.live.helpers import Stream
 from tests.support.clients import Api, Socket
 from tests.support.driver import setup_room
 from tests.support.server import start_in_thread
+from tests.support.waiting import wait_for
 
 
 def refusal(sock: Socket) -> tuple[dict, int, str]:

@@ -5,28 +5,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 
 import httpx
 
 from app.settings import ROOT
 from tests.support.clients import Api
+from tests.support.waiting import wait_for
 
 
 def room_id_of(summary: dict) -> str:
     return summary["invite_url"].rsplit("/", 1)[-1]
-
-
-def wait_for(predicate, timeout: float = 20.0, interval: float = 0.05, what: str = "condition"):
-    """Poll until ``predicate()`` returns something truthy; returns it."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(interval)
 
 
 def wait_for_status(api: Api, room_id: str, status: str, timeout: float = 20.0) -> dict:

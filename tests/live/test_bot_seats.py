@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 import time
 
-from tests.live.helpers import bots_only_room, room_id_of, wait_for, wait_for_status
+from tests.live.helpers import bots_only_room, room_id_of, wait_for_status
 from tests.support.clients import Api
+from tests.support.waiting import wait_for
 
 
 def test_host_fills_and_frees_seats_with_bots(server):

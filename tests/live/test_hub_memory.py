@@ -8,7 +8,6 @@ import contextlib
 import gc
 import random
 import secrets
-import time
 import weakref
 
 import pytest
@@ -17,6 +16,7 @@ from app.clock import FakeClock
 from tests.support.clients import Api, Socket
 from tests.support.driver import play_over_sockets, setup_room
 from tests.support.server import start_in_thread
+from tests.support.waiting import wait_for
 
 IDLE = 0.4
 
@@ -28,15 +28,6 @@ def idle_server(database_url):
     running = start_in_thread(database_url, clock=FakeClock(), room_idle_seconds=IDLE)
     yield running
     running.stop()
-
-
-def wait_for(condition, timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
 
 
 def started_table(server) -> tuple[str, list[Api], dict[int, Socket]]:
@@ -80,7 +71,8 @@ def test_rooms_loaded_by_requests_leave_memory_once_idle(idle_server):
             assert reader.get(f"/api/rooms/{room_id}").status_code == 200
     assert len(hub.rooms) == 12
     # Idle rooms go once their time has passed; the one with a socket stays.
-    assert wait_for(lambda: idle_server.clock.advance(IDLE) or set(hub.rooms) == {watched}), sorted(hub.rooms)
+    wait_for(lambda: idle_server.clock.advance(IDLE) or set(hub.rooms) == {watched}, timeout=10.0,
+             what="only the watched room to stay loaded", state=lambda: sorted(hub.rooms))
     assert set(hub._used) <= {watched} and not hub._locks
     # A forgotten room is read back on demand, and a join reaches the socket of the kept room.
     assert reader.get(f"/api/rooms/{room_ids[5]}").json()["id"] == room_ids[5]
@@ -88,7 +80,8 @@ def test_rooms_loaded_by_requests_leave_memory_once_idle(idle_server):
     socket.recv_until(lambda m: m["type"] == "room" and any(
         seat["player_id"] == reader.player_id for seat in m["room"]["seats"]))
     socket.close()
-    assert wait_for(lambda: idle_server.clock.advance(IDLE) or not hub.rooms), sorted(hub.rooms)
+    wait_for(lambda: idle_server.clock.advance(IDLE) or not hub.rooms, timeout=10.0,
+             what="every room forgotten", state=lambda: sorted(hub.rooms))
 
 
 def test_a_finished_match_is_freed_without_the_cyclic_collector(database_url):
@@ -106,7 +99,8 @@ def test_a_finished_match_is_freed_without_the_cyclic_collector(database_url):
             for sock in sockets.values():
                 sock.send({"type": "rematch"})
             sockets[0].recv_until(lambda m: m["type"] == "view" and m["match_id"] != first["match_id"], timeout=20)
-            assert wait_for(lambda: runner() is None), gc.get_referrers(runner())
+            wait_for(lambda: runner() is None, timeout=10.0, what="the old runner freed",
+                     state=lambda: gc.get_referrers(runner()))
         for sock in sockets.values():
             sock.close()
     finally:
@@ -137,9 +131,9 @@ def test_closed_sockets_and_a_forgotten_room_are_freed_without_the_cyclic_collec
         with only_reference_counting():
             for sock in sockets.values():
                 sock.close()
-            assert wait_for(lambda: room_id not in hub.rooms)  # its last socket gone: forgotten
-            assert wait_for(lambda: all(ref() is None for ref in kept)), [
-                type(ref()).__name__ for ref in kept if ref() is not None]
+            wait_for(lambda: room_id not in hub.rooms, timeout=10.0, what="the room forgotten")  # its last socket gone
+            wait_for(lambda: all(ref() is None for ref in kept), timeout=10.0, what="the socket's objects freed",
+                     state=lambda: [type(ref()).__name__ for ref in kept if ref() is not None])
     finally:
         server.stop()
 

@@ -8,9 +8,10 @@ import pytest
 
 from app.live.stream import StreamSubscriber
 from app.routers import stream as stream_module
-from tests.live.helpers import Stream, bots_only_room, room_id_of, wait_for
+from tests.live.helpers import Stream, bots_only_room, room_id_of
 from tests.support.clients import Api
 from tests.support.driver import setup_room
+from tests.support.waiting import wait_for
 
 
 def subscribers(server, room_id: str) -> int:

@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 
 import engines
-from tests.live.helpers import reference_client_against_a_bot, wait_for
+from tests.live.helpers import reference_client_against_a_bot
 from tests.support.driver import states_by_version, stored_match
 from tests.support.server import ServerProcess
+from tests.support.waiting import wait_for
 
 
 def test_reference_client_resumes_after_a_restart(database_url):

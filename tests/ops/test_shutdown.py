@@ -14,10 +14,11 @@ import time
 import httpx
 from websockets.exceptions import ConnectionClosed
 
-from tests.live.helpers import room_id_of, wait_for
+from tests.live.helpers import room_id_of
 from tests.support.clients import Api, Socket
 from tests.support.driver import check_pushed_views, play_over_sockets, setup_room, stored_match
 from tests.support.server import ADMIN_TOKEN, ServerProcess
+from tests.support.waiting import wait_for
 
 SHUTDOWN_TIMEOUT = 10.0
 GAME, OPTIONS = "synomilia", {"reveal_delay": 0}

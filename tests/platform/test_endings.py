@@ -14,9 +14,10 @@ import httpx
 
 from app import history
 from app.endings import actions as platform
-from tests.platform.test_zombie_seats import no_clocks, room, view, wait_for, zombies
+from tests.platform.test_zombie_seats import no_clocks, room, view, zombies
 from tests.support.clients import Api, Socket
 from tests.support.driver import play_over_rest, setup_room, stored_match
+from tests.support.waiting import wait_until_equal
 
 
 def started(server, game="synomilia", names=("Aki", "Ben"), options=None, **room_options):
@@ -162,7 +163,7 @@ def test_leave_mid_match_a_bot_at_once_and_the_seat_taken_back(fake_clock_server
     assert notice["channel"] == "notice"
     assert notice["notice"] == "bot_plays" and notice["seat"] == 1 and notice["name"] == "Ben"
     assert notice["text"] == "A bot plays for Ben until they are back."
-    wait_for(lambda: 1 in view(server, room_id)["awaiting"], False)  # the bot predicted for Ben
+    wait_until_equal(lambda: 1 in view(server, room_id)["awaiting"], False)  # the bot predicted for Ben
     assert ben.post(f"/api/rooms/{room_id}/join").status_code == 200
     assert zombies(server, room_id) == []
     back = aki_socket.recv_until(lambda m: m["type"] == "chat" and m["message"].get("notice") == "back")["message"]
@@ -181,7 +182,7 @@ def test_claim_when_the_other_is_a_zombie(fake_clock_server, database_url):
     refused = act(aki, room_id, {"platform": "claim"})  # Ben is still within his grace period
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "cannot_claim"
     server.clock.advance(61)  # Ben never connected: past the grace period a bot plays for him
-    wait_for(lambda: zombies(server, room_id), [1])
+    wait_until_equal(lambda: zombies(server, room_id), [1])
     claimed = act(aki, room_id, {"platform": "claim"})
     assert claimed.status_code == 200, claimed.text
     assert claimed.json()["outcome"]["ranks"] == [0, 1] and claimed.json()["outcome"]["ending"] == "claimed"
@@ -220,7 +221,7 @@ def test_rage_quit_counts_as_a_loss_for_the_leaver(fake_clock_server):
     aki_socket = Socket(server.ws_url, room_id, aki.token)
     aki_socket.latest_view()
     server.clock.advance(61)
-    wait_for(lambda: zombies(server, room_id), [1])
+    wait_until_equal(lambda: zombies(server, room_id), [1])
     rng = random.Random(2)
     for _ in range(2000):
         current = aki.get(f"/api/rooms/{room_id}/view").json()

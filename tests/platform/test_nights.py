@@ -6,25 +6,15 @@ bounds and refusals."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
 from app.nights import scoring
 from tests.support.clients import Api
 from tests.support.server import ServerProcess
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.every_database  # tests/conftest.py
-
-
-def wait_for(condition, timeout: float = 15.0, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def place_in(record: dict, seat: dict) -> int | None:
@@ -54,7 +44,7 @@ def expected_totals(api: Api, night: dict, scoring_name: str) -> dict[str, int]:
 def resign(api: Api, room_id: str) -> None:
     response = api.post(f"/api/rooms/{room_id}/actions", {"action": {"platform": "resign"}, "version": 0})
     assert response.status_code == 200, response.text
-    wait_for(lambda: api.get(f"/api/rooms/{room_id}").json()["status"] == "finished", what="the match's end")
+    wait_for(lambda: api.get(f"/api/rooms/{room_id}").json()["status"] == "finished", timeout=15.0, what="the match's end")
 
 
 def first_awaited(api: Api, match_id: str) -> int | None:
@@ -110,7 +100,7 @@ def test_a_night_of_three_games_with_a_late_joiner(server):
     assert next(s for s in night["standings"] if s["player_id"] == dee.player_id)["place"] is None  # playing her first
     for player_id in next(team for team in teams if dee.player_id in team):
         by_id[player_id].post(f"/api/rooms/{third['id']}/actions", {"action": {"platform": "resign"}, "version": 0})
-    wait_for(lambda: aya.get(f"/api/rooms/{third['id']}").json()["status"] == "finished", what="the concession")
+    wait_for(lambda: aya.get(f"/api/rooms/{third['id']}").json()["status"] == "finished", timeout=15.0, what="the concession")
     night = aya.get(f"/api/nights/{night_id}").json()
     assert night["played"] == 3 and night["totals"] == expected_totals(aya, night, "places")
     # the conceding team is 2nd, as the end panel says, and each of its players has 2nd place's points

@@ -3,19 +3,10 @@ the reveal delay has passed, and appears right after it."""
 
 from __future__ import annotations
 
-import time
 
 from tests.support.clients import Socket
 from tests.support.driver import setup_room
-
-
-def wait_for(predicate, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.02)
-    raise AssertionError("condition not reached")
+from tests.support.waiting import wait_for
 
 
 def test_second_reveal_waits_for_the_delay(fake_clock_server):
@@ -44,7 +35,8 @@ def test_second_reveal_waits_for_the_delay(fake_clock_server):
     assert server.clock.advance(4.9) == 0  # no timer due yet: the reveal is not woken early
     assert apis[0].get(f"/api/rooms/{room_id}/view").json()["version"] == 4  # still waiting
     server.clock.advance(0.2)
-    wait_for(lambda: apis[0].get(f"/api/rooms/{room_id}/view").json()["version"] == 5)
+    wait_for(lambda: apis[0].get(f"/api/rooms/{room_id}/view").json()["version"] == 5, timeout=10.0, interval=0.02,
+             what="the reveal applied (version 5)")
     for seat, sock in sockets.items():
         last = sock.latest_view(version=5)["view"]["last_bout"]
         for message in [m for m in sock.received if m["type"] == "view" and m["version"] < 5]:
@@ -79,7 +71,8 @@ def test_placement_clock_plays_for_late_seats(fake_clock_server):
     assert placing["deadlines"] == {"0": fresh, "1": fresh}
 
     server.clock.advance(30.5)  # neither places: the server places for both, metus +1 each
-    wait_for(lambda: host.get(f"/api/rooms/{room_id}/view").json()["version"] == 4)
+    wait_for(lambda: host.get(f"/api/rooms/{room_id}/view").json()["version"] == 4, timeout=10.0, interval=0.02,
+             what="both placed by the server (version 4)")
     after = host.get(f"/api/rooms/{room_id}/view").json()
     result = after["view"]["last_result"]
     assert result["late"] == [0, 1] and all(p["late"] for p in result["placements"])

@@ -14,6 +14,7 @@ import pytest
 import engines
 from tests.support.clients import Api, Socket
 from tests.support.driver import SHORT_MATCH, setup_room
+from tests.support.waiting import wait_until_equal
 
 NAMES = ["Aki", "Ben", "Cho", "Dai"]
 CLOCKS = ("turn_seconds", "placement_clock")
@@ -22,20 +23,6 @@ CLOCKS = ("turn_seconds", "placement_clock")
 def no_clocks(game: str) -> dict:
     """The game's per-decision clocks off, so only zombie seats move the table."""
     return {o["name"]: 0 for o in engines.get(game).options if o["name"] in CLOCKS}
-
-
-def wait_for(read, wanted, timeout=30.0, state=lambda: ""):
-    """Until ``read()`` returns ``wanted``; on a timeout, fail with what it returned last and
-    ``state()``. (It takes about 0.1 s: two database writes. The bound is for "never"; CI once saw
-    10 s pass, on a machine running five test processes, browsers and their servers.)"""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = read()
-        if value == wanted:
-            return
-        if time.monotonic() > deadline:
-            raise AssertionError(f"still {value!r} after {timeout} s, not {wanted!r}{state()}")
-        time.sleep(0.02)
 
 
 def watch_state(server, room_id) -> str:
@@ -87,7 +74,7 @@ def test_a_table_everyone_left_waits_for_them_then_is_aborted(fake_clock_server,
     assert server.clock.advance(59) == 0  # within the grace period (60 s by default): nobody's watch is due
     assert zombies(server, room_id) == []
     server.clock.advance(2)
-    wait_for(lambda: zombies(server, room_id), list(range(engine.min_players)),
+    wait_until_equal(lambda: zombies(server, room_id), list(range(engine.min_players)),
              state=lambda: watch_state(server, room_id))
     summary = room(server, room_id)
     assert all(not s["bot"] and not s["connected"] for s in summary["seats"])  # people, played for
@@ -97,11 +84,11 @@ def test_a_table_everyone_left_waits_for_them_then_is_aborted(fake_clock_server,
             server.clock.advance(10)
         return bots_waiting(server, room_id)
 
-    wait_for(settled, True, state=lambda: watch_state(server, room_id))
+    wait_until_equal(settled, True, state=lambda: watch_state(server, room_id))
     waiting = view(server, room_id)
     assert waiting["outcome"] is None and -1 not in waiting["awaiting"] and waiting["awaiting"], waiting
     server.clock.advance(600)  # (the table has been without a person since it passed 61 s)
-    wait_for(lambda: (view(server, room_id)["outcome"] or {}).get("ending"), "unattended")
+    wait_until_equal(lambda: (view(server, room_id)["outcome"] or {}).get("ending"), "unattended")
     record = httpx.get(f"{server.base_url}/api/matches/{summary['match_id']}").json()
     assert record["status"] == "aborted" and record["rated"] is False and record["ending"] == "unattended"
     for api in apis:
@@ -113,10 +100,10 @@ def test_a_person_coming_back_wakes_the_bots_and_the_wait_starts_again(fake_cloc
     room_id, (aki, ben) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], no_clocks("synomilia"))
     assert aki.post(f"/api/rooms/{room_id}/start").status_code == 200
     assert ben.post(f"/api/rooms/{room_id}/leave").status_code == 200  # a bot plays for Ben at once
-    wait_for(lambda: 1 in view(server, room_id)["awaiting"], False)  # and it predicted
+    wait_until_equal(lambda: 1 in view(server, room_id)["awaiting"], False)  # and it predicted
     assert aki.post(f"/api/rooms/{room_id}/leave").status_code == 200  # nobody is at the table now
-    wait_for(lambda: zombies(server, room_id), [0, 1])
-    wait_for(lambda: bots_waiting(server, room_id), True)  # Aki's seat is awaited: no bot plays it
+    wait_until_equal(lambda: zombies(server, room_id), [0, 1])
+    wait_until_equal(lambda: bots_waiting(server, room_id), True)  # Aki's seat is awaited: no bot plays it
     assert server.clock.advance(500) == 0  # (nothing of this table is due before the abort)
     waiting = view(server, room_id)
     assert waiting["awaiting"] == [0] and waiting["outcome"] is None
@@ -126,10 +113,10 @@ def test_a_person_coming_back_wakes_the_bots_and_the_wait_starts_again(fake_cloc
     socket = Socket(server.ws_url, room_id, aki.token)
     assert socket.latest_view()["awaiting"] == [0]  # Aki decides, no bot for her
     assert aki.post(f"/api/rooms/{room_id}/leave").status_code == 200
-    wait_for(lambda: zombies(server, room_id), [0, 1])
+    wait_until_equal(lambda: zombies(server, room_id), [0, 1])
     assert server.clock.advance(599) == 0  # a new wait: 600 s from Aki's second leaving
     server.clock.advance(2)
-    wait_for(lambda: (view(server, room_id)["outcome"] or {}).get("ending"), "unattended")
+    wait_until_equal(lambda: (view(server, room_id)["outcome"] or {}).get("ending"), "unattended")
 
 
 def test_a_table_of_bots_alone_does_not_start(server):
@@ -160,7 +147,7 @@ def test_coming_back_takes_the_seat_back(fake_clock_server):
     server.clock.advance(31)  # the host is connected: only the guest's seat goes to the bot
     summary = host_socket.recv_until(lambda m: m["type"] == "room" and m["room"]["seats"][1]["zombie"])["room"]
     assert summary["seats"][0]["zombie"] is False and summary["seats"][1]["connected"] is False
-    wait_for(lambda: 1 in view(server, room_id)["awaiting"], False)  # the bot predicted for the guest
+    wait_until_equal(lambda: 1 in view(server, room_id)["awaiting"], False)  # the bot predicted for the guest
 
     back = Socket(server.ws_url, room_id, guest.token)
     first = back.recv_until(lambda m: m["type"] == "room")["room"]

@@ -14,8 +14,9 @@ import time
 
 import httpx
 
-from tests.platform.test_zombie_seats import no_clocks, room, view, wait_for, zombies
+from tests.platform.test_zombie_seats import no_clocks, room, view, zombies
 from tests.support.clients import Api, Socket
+from tests.support.waiting import wait_until_equal
 
 FAST = {**no_clocks("synomilia"), "reveal_delay": 0}
 
@@ -117,7 +118,7 @@ def test_a_host_who_left_cannot_seat_a_bot_in_their_own_seat_and_still_loses(fak
     ben_socket = Socket(server.ws_url, room_id, ben.token)
     ben_socket.latest_view()
     assert aki.post(f"/api/rooms/{room_id}/leave").status_code == 200  # the host, losing, leaves
-    wait_for(lambda: zombies(server, room_id), [0])
+    wait_until_equal(lambda: zombies(server, room_id), [0])
     before = room(server, room_id)
     refused = aki.post(f"/api/rooms/{room_id}/bots", {"seat": 0})
     assert refused.status_code == 409, refused.text

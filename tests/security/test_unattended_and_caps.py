@@ -14,9 +14,10 @@ import httpx
 from app.clock import FakeClock
 from app.live.attendance import REST_PRESENCE_SECONDS
 from app.live.timers import UNATTENDED_END_SECONDS
-from tests.platform.test_zombie_seats import bots_waiting, view, wait_for
+from tests.platform.test_zombie_seats import bots_waiting, view
 from tests.support.clients import Api, Socket
 from tests.support.server import start_in_thread
+from tests.support.waiting import wait_until_equal
 
 
 def strong_bots_table(base_url: str, host: Api, seats: int = 8, **room) -> str:
@@ -37,20 +38,20 @@ def test_bots_do_not_play_for_a_person_who_never_connects(fake_clock_server):
     room_id = strong_bots_table(server.base_url, guest)
     assert guest.post(f"/api/rooms/{room_id}/start").status_code == 200
     server.clock.advance(REST_PRESENCE_SECONDS + 1)  # the start said the guest was here; no call since
-    wait_for(lambda: bots_waiting(server, room_id), True, timeout=10)
+    wait_until_equal(lambda: bots_waiting(server, room_id), True, timeout=10)
     waiting = view(server, room_id)
     assert waiting["outcome"] is None
     server.clock.advance(15)  # the guest's 10 s clock runs out: their timeout is played, no bot moves
-    wait_for(lambda: bots_waiting(server, room_id), True, timeout=10)
+    wait_until_equal(lambda: bots_waiting(server, room_id), True, timeout=10)
     assert view(server, room_id)["version"] <= waiting["version"] + 1
 
     socket = Socket(server.ws_url, room_id, guest.token)  # the guest comes: the bots play on
     version = socket.latest_view()["version"]
-    wait_for(lambda: view(server, room_id)["version"] > version, True, timeout=10)
+    wait_until_equal(lambda: view(server, room_id)["version"] > version, True, timeout=10)
     socket.close()
-    wait_for(lambda: bots_waiting(server, room_id), True, timeout=10)
+    wait_until_equal(lambda: bots_waiting(server, room_id), True, timeout=10)
     server.clock.advance(UNATTENDED_END_SECONDS)
-    wait_for(lambda: (view(server, room_id)["outcome"] or {}).get("ending"), "unattended")
+    wait_until_equal(lambda: (view(server, room_id)["outcome"] or {}).get("ending"), "unattended")
     record = httpx.get(f"{server.base_url}/api/matches/{waiting['match_id']}").json()
     assert record["status"] == "aborted" and record["rated"] is False
 
@@ -62,7 +63,7 @@ def test_a_correspondence_table_nobody_is_connected_to_plays_on(fake_clock_serve
     assert ben.post(f"/api/rooms/{room_id}/join").status_code == 200
     assert aki.post(f"/api/rooms/{room_id}/start").status_code == 200
     server.clock.advance(REST_PRESENCE_SECONDS + 1)
-    wait_for(lambda: server.app.state.hub.rooms[room_id].runner.unattended, False)
+    wait_until_equal(lambda: server.app.state.hub.rooms[room_id].runner.unattended, False)
     server.clock.advance(UNATTENDED_END_SECONDS)
     assert view(server, room_id)["outcome"] is None
     assert httpx.get(f"{server.base_url}/api/rooms/{room_id}").json()["status"] == "running"
@@ -81,9 +82,9 @@ def test_a_match_nobody_attends_after_a_restart_ends(database_url):
         first.stop()
     server = start_in_thread(database_url, clock=FakeClock())
     try:
-        wait_for(lambda: bots_waiting(server, room_id), True, timeout=10)  # loaded at the start, nobody here
+        wait_until_equal(lambda: bots_waiting(server, room_id), True, timeout=10)  # loaded at the start, nobody here
         server.clock.advance(UNATTENDED_END_SECONDS)
-        wait_for(lambda: (view(server, room_id)["outcome"] or {}).get("ending"), "unattended")
+        wait_until_equal(lambda: (view(server, room_id)["outcome"] or {}).get("ending"), "unattended")
         assert httpx.get(f"{server.base_url}/api/rooms/{room_id}").json()["status"] != "running"
     finally:
         server.stop()

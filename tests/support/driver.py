@@ -4,7 +4,6 @@ them, one action at a time, and every message each socket received is kept for l
 from __future__ import annotations
 
 import random
-import time
 
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
@@ -12,6 +11,7 @@ from sqlalchemy.orm import Session
 import engines
 from app.models import Match, MatchAction
 from tests.support.clients import Api, Socket
+from tests.support.waiting import wait_for
 
 
 # Options that shorten a match where a test needs a whole match through the platform, not the
@@ -32,13 +32,10 @@ def setup_room(base_url: str, game: str, names: list[str], options: dict | None 
 
 def wait_for_version(api: Api, room_id: str, version: int, timeout: float = 10.0) -> dict:
     """The room's view message once it reaches ``version`` (a timed step was applied)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def reached() -> dict | None:
         message = api.get(f"/api/rooms/{room_id}/view").json()
-        if message["version"] >= version:
-            return message
-        time.sleep(0.02)
-    raise AssertionError(f"room {room_id} never reached version {version}")
+        return message if message["version"] >= version else None
+    return wait_for(reached, timeout, interval=0.02, what=f"room {room_id} to reach version {version}")
 
 
 def choose(message: dict, rng: random.Random) -> dict:
