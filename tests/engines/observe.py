@@ -18,6 +18,11 @@ from typing import Callable
 from engines.protocol import SYSTEM
 
 
+def view_json(engine, state, seat: int | None) -> str:
+    """``seat``'s view alone as canonical JSON (sorted keys), for comparing two views."""
+    return json.dumps(engine.view(state, seat), sort_keys=True)
+
+
 def observed(engine, state, seat: int | None, num_players: int) -> str:
     awaited = engine.awaiting(state)
     clocks = [engine.clock_seconds(state, s) for s in range(num_players)] if hasattr(engine, "clock_seconds") else None

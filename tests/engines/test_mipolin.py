@@ -66,10 +66,6 @@ def events(s, kind):
     return [e for e in s["log"] if e["kind"] == kind]
 
 
-def vjson(s, seat):
-    return json.dumps(E.view(s, seat), sort_keys=True)
-
-
 # ---------------------------------------------------------------- setup (1A)
 def test_registered_with_metadata():
     assert engines.get("mipolin") is E

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from engines.mipolin import data
 from engines.mipolin import ENGINE as E
-from tests.engines.observe import LogRule, log_leaks, observed
+from tests.engines.observe import LogRule, log_leaks, observed, view_json
 from tests.engines.test_mipolin import act, make
 
 OPTION_SETS = [{}, {"suggestions": True}, {"character_choice": True},
@@ -39,10 +39,6 @@ def _random_point(seed, steps, opts):
         seat = next(iter(awaited))
         s = E.apply(s, seat, _cautious(rng, E.legal_actions(s, seat)))
     return s
-
-
-def _vjson(s, seat):
-    return json.dumps(E.view(s, seat), sort_keys=True)
 
 
 # Who may see what in each log entry, from the rules (not from the engine's "seen_by" lists).
@@ -192,14 +188,14 @@ def test_exchange_cards_hidden_from_the_third_player():
     rng = random.Random(3)
     for viewer in (2, None):
         for _ in range(10):
-            assert _vjson(perturb(s, viewer, rng), viewer) == _vjson(s, viewer)
+            assert view_json(E, perturb(s, viewer, rng), viewer) == view_json(E, s, viewer)
     # the two players of the exchange do see a difference when their exchange's cards change
     ex = s["log"][-1]
     t = E.state_from_json(E.state_to_json(s))
     t["log"][-1] = dict(ex, secret={"a_got": ex["secret"]["b_got"], "b_got": ex["secret"]["a_got"]})
     for viewer in (0, 1):
-        assert _vjson(t, viewer) != _vjson(s, viewer)
-    assert _vjson(t, 2) == _vjson(s, 2)
+        assert view_json(E, t, viewer) != view_json(E, s, viewer)
+    assert view_json(E, t, 2) == view_json(E, s, 2)
 
 
 def test_shown_card_hidden_from_the_third_player():
@@ -208,16 +204,16 @@ def test_shown_card_hidden_from_the_third_player():
     s = act(s, 0, type="suggest", character=6, place=3)
     shown_c6 = act(s, 1, type="show", card="c6")
     shown_p3 = act(s, 1, type="show", card="p3")
-    assert _vjson(shown_c6, 2) == _vjson(shown_p3, 2)
-    assert _vjson(shown_c6, None) == _vjson(shown_p3, None)
+    assert view_json(E, shown_c6, 2) == view_json(E, shown_p3, 2)
+    assert view_json(E, shown_c6, None) == view_json(E, shown_p3, None)
     for viewer in (0, 1):
-        assert _vjson(shown_c6, viewer) != _vjson(shown_p3, viewer)
+        assert view_json(E, shown_c6, viewer) != view_json(E, shown_p3, viewer)
     # while the shower chooses, the asker and the third see nothing of the shower's options
     rng = random.Random(5)
     for viewer in (0, 2, None):
         t = perturb(s, viewer, rng)
         if t is not None:
-            assert _vjson(t, viewer) == _vjson(s, viewer)
+            assert view_json(E, t, viewer) == view_json(E, s, viewer)
 
 
 def test_accusation_check_hidden_from_others():
@@ -230,6 +226,6 @@ def test_accusation_check_hidden_from_others():
     # same public position except the solution and seat 2's hand; seat 0 accuses wrongly in both
     a2 = act(a, 0, type="accuse", character=7, place=7)
     b2 = act(b, 0, type="accuse", character=7, place=7)
-    assert _vjson(a2, 1) == _vjson(b2, 1)
-    assert _vjson(a2, None) == _vjson(b2, None)
-    assert _vjson(a2, 0) != _vjson(b2, 0)
+    assert view_json(E, a2, 1) == view_json(E, b2, 1)
+    assert view_json(E, a2, None) == view_json(E, b2, None)
+    assert view_json(E, a2, 0) != view_json(E, b2, 0)

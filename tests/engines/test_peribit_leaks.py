@@ -7,7 +7,6 @@ results, exchange decisions: counts, never an exchanged-in stone)."""
 
 from __future__ import annotations
 
-import json
 import random
 
 from hypothesis import given, settings, strategies as st
@@ -15,13 +14,9 @@ from hypothesis import given, settings, strategies as st
 import engines
 from engines import SYSTEM
 from engines.peribit.engine import EXCHANGE, PLACE
-from tests.engines.observe import LogRule, log_leaks, observed
+from tests.engines.observe import LogRule, log_leaks, observed, view_json
 
 E = engines.get("peribit")
-
-
-def dump(view) -> str:
-    return json.dumps(view, sort_keys=True)
 
 
 def random_point(seed: int, steps: int):
@@ -152,7 +147,7 @@ def test_the_views_only_reveal_placements_once_both_are_in(point):
             # whatever the other seat submits, this seat sees only "placed"
             views = set()
             for action in E.legal_actions(state, other):
-                views.add(dump(E.view(E.apply(state, other, action), seat)))
+                views.add(view_json(E, E.apply(state, other, action), seat))
             assert len(views) == 1
 
 
@@ -165,7 +160,7 @@ def test_the_perturbation_is_seen_by_the_seat_it_belongs_to():
         if state.step not in (PLACE, EXCHANGE):
             continue
         for seat in (0, 1):
-            before = dump(E.view(state, seat))
-            if dump(E.view(perturb(state, [seat], random.Random(seed)), seat)) != before:
+            before = view_json(E, state, seat)
+            if view_json(E, perturb(state, [seat], random.Random(seed)), seat) != before:
                 changed_own += 1
     assert changed_own > 20

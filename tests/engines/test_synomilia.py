@@ -11,6 +11,7 @@ import pytest
 import engines
 from engines import SYSTEM, IllegalAction, InvalidAction
 from engines.playout import play
+from tests.engines.observe import view_json
 
 E = engines.get("synomilia")
 
@@ -42,10 +43,6 @@ def run(state, *steps):
         state = E.apply(state, seat, action)
         E.check_invariants(state)
     return state
-
-
-def vjson(state, seat):
-    return json.dumps(E.view(state, seat), sort_keys=True)
 
 
 PASS = {"type": "pass"}
@@ -91,8 +88,8 @@ def test_only_two_players_and_options_are_validated():
 def test_predictions_are_simultaneous_and_secret():
     state = E.new_game(2, 0)
     assert sorted(a["card"] for a in E.legal_actions(state, 0)) == list(range(10))
-    before1 = vjson(state, 1)
-    spectator = vjson(state, None)
+    before1 = view_json(E, state, 1)
+    spectator = view_json(E, state, None)
     state = E.apply(state, 0, {"type": "predict", "card": 4})
     assert E.awaiting(state) == frozenset({1})
     assert E.legal_actions(state, 0) == []
@@ -104,12 +101,12 @@ def test_predictions_are_simultaneous_and_secret():
     assert v1["reveal"] is None
     # the other card choice gives the same view for seat 1 and the spectator
     other = E.apply(E.new_game(2, 0), 0, {"type": "predict", "card": 7})
-    assert vjson(other, 1) == vjson(state, 1)
-    assert vjson(other, None) == vjson(state, None)
-    assert before1 != vjson(state, 1)  # "has predicted" is public
+    assert view_json(E, other, 1) == view_json(E, state, 1)
+    assert view_json(E, other, None) == view_json(E, state, None)
+    assert before1 != view_json(E, state, 1)  # "has predicted" is public
     state = E.apply(state, 1, {"type": "predict", "card": 2})
     assert state.phase == "play" and E.awaiting(state) == frozenset({state.start})
-    assert spectator != vjson(state, None)
+    assert spectator != view_json(E, state, None)
 
 
 def test_prediction_must_be_an_available_card():
@@ -181,14 +178,14 @@ def test_swap_and_bluff_look_identical_to_the_opponent():
     base = playing(cards=(3, 5))
     swap = E.apply(base, 0, change(6))
     bluff = E.apply(base, 0, change(3))
-    assert vjson(swap, 1) == vjson(bluff, 1)
-    assert vjson(swap, None) == vjson(bluff, None)
-    assert vjson(swap, 0) != vjson(bluff, 0)  # the owner knows
+    assert view_json(E, swap, 1) == view_json(E, bluff, 1)
+    assert view_json(E, swap, None) == view_json(E, bluff, None)
+    assert view_json(E, swap, 0) != view_json(E, bluff, 0)  # the owner knows
     # and so after the bout ends, until the SYSTEM reveal
     swap = run(swap, (1, PASS), (0, PASS))
     bluff = run(bluff, (1, PASS), (0, PASS))
     assert swap.phase == "reveal"
-    assert vjson(swap, 1) != vjson(bluff, 1)  # seat 0 made the last action: its card is shown first
+    assert view_json(E, swap, 1) != view_json(E, bluff, 1)  # seat 0 made the last action: its card is shown first
     assert E.view(swap, 1)["reveal"]["cards"] == [6, None]
     assert E.view(bluff, 1)["reveal"]["cards"] == [3, None]
 
@@ -302,7 +299,7 @@ def test_second_card_in_no_view_before_the_system_step():
     b = run(playing(cards=(3, 8)), (0, SUN), (1, PASS), (0, MOON), (1, PASS))
     assert a.first_revealer == 0
     for seat in (0, None):
-        assert vjson(a, seat) == vjson(b, seat)
+        assert view_json(E, a, seat) == view_json(E, b, seat)
 
 
 def test_delay_is_the_room_option():

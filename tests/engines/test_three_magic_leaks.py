@@ -60,10 +60,6 @@ def perturb(state, viewer, rng: random.Random):
     return E.state_from_json(j)
 
 
-def vjson(state, seat):
-    return json.dumps(E.view(state, seat), sort_keys=True)
-
-
 def observed(state, seat) -> str:
     return observe.observed(E, state, seat, 3)
 
@@ -175,5 +171,5 @@ def test_perturbation_reaches_what_the_seat_sees_when_it_should():
     k = next(i for i, c in enumerate(j["hands"][1]) if c // 4 != j["hands"][0][0] // 4)
     j["hands"][0][0], j["hands"][1][k] = j["hands"][1][k], j["hands"][0][0]
     swapped = E.state_from_json(j)
-    assert vjson(swapped, viewer) != vjson(state, viewer)
-    assert vjson(swapped, None) == vjson(state, None)
+    assert observe.view_json(E, swapped, viewer) != observe.view_json(E, state, viewer)
+    assert observe.view_json(E, swapped, None) == observe.view_json(E, state, None)

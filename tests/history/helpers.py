@@ -98,24 +98,3 @@ def rating_snapshot(factory) -> tuple[list, list]:
                     r.mu_after, r.sigma_after)
                    for r in session.scalars(select(MatchResult).order_by(MatchResult.match_id, MatchResult.seat))]
     return rows, results
-
-
-def play_rest(apis: dict, room_id: str, rng: random.Random, max_steps: int = 3000) -> dict:
-    """Play through the server's REST API: only awaited seats are asked for their view, so a
-    match costs about two requests per action. Returns the final view message."""
-    any_api = next(iter(apis.values()))
-    for _ in range(max_steps):
-        message = any_api.get(f"/api/rooms/{room_id}/view").json()
-        if message["outcome"] is not None:
-            return message
-        humans = [s for s in message["awaiting"] if s in apis]
-        if not humans:
-            continue  # an automatic step is due
-        seat = rng.choice(humans)
-        view = apis[seat].get(f"/api/rooms/{room_id}/view").json()
-        if not view["legal_actions"]:
-            continue
-        response = apis[seat].post(f"/api/rooms/{room_id}/actions",
-                                   {"action": rng.choice(view["legal_actions"]), "version": view["version"]})
-        assert response.status_code in (200, 409), response.text
-    raise AssertionError("match did not end")

@@ -8,9 +8,8 @@ import random
 import pytest
 
 from app import cli
-from tests.history.helpers import play_rest
 from tests.support.clients import Api
-from tests.support.driver import setup_room
+from tests.support.driver import play_over_rest, setup_room
 from tests.support.server import ADMIN_TOKEN
 
 pytestmark = pytest.mark.every_database  # tests/conftest.py
@@ -24,7 +23,7 @@ def test_finished_match_history_replay_and_export(open_board_server, tmp_path, c
     server = open_board_server  # two guests' first match: on the board only when every rated player is
     room_id, (host, guest) = setup_room(server.base_url, "synomilia", ["Aki", "Ben"], {"reveal_delay": 0})
     assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
-    final = play_rest({0: host, 1: guest}, room_id, random.Random(2))
+    final = play_over_rest({0: host, 1: guest}, room_id, random.Random(2))[-1][1]
     match_id = host.get(f"/api/rooms/{room_id}").json()["match_id"]
     anonymous = Api(server.base_url)
 

@@ -222,16 +222,7 @@ def test_rage_quit_counts_as_a_loss_for_the_leaver(fake_clock_server):
     aki_socket.latest_view()
     server.clock.advance(61)
     wait_until_equal(lambda: zombies(server, room_id), [1])
-    rng = random.Random(2)
-    for _ in range(2000):
-        current = aki.get(f"/api/rooms/{room_id}/view").json()
-        if current["outcome"] is not None:
-            break
-        if current["legal_actions"]:
-            act_body = {"action": rng.choice(current["legal_actions"]), "version": current["version"]}
-            aki.post(f"/api/rooms/{room_id}/actions", act_body)
-        else:
-            time.sleep(0.01)
+    play_over_rest({0: aki}, room_id, random.Random(2), max_steps=2000, idle=0.01)
     match = record(server, room(server, room_id)["match_id"])
     assert match["status"] == "finished" and match["rated"] and match["ending"] == "abandoned"
     ranks = {s["seat"]: s["rank"] for s in match["seats"]}

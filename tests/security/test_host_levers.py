@@ -16,6 +16,7 @@ import httpx
 
 from tests.platform.test_zombie_seats import no_clocks, room, view, zombies
 from tests.support.clients import Api, Socket
+from tests.support.driver import play_over_rest
 from tests.support.waiting import wait_until_equal
 
 FAST = {**no_clocks("synomilia"), "reveal_delay": 0}
@@ -97,21 +98,6 @@ def started(server) -> tuple[str, Api, Api, Socket]:
     return room_id, aki, ben, aki_socket
 
 
-def play_out(api: Api, room_id: str, seed: int) -> None:
-    rng = random.Random(seed)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        current = api.get(f"/api/rooms/{room_id}/view").json()
-        if current["outcome"] is not None:
-            return
-        if current["legal_actions"]:
-            api.post(f"/api/rooms/{room_id}/actions",
-                     {"action": rng.choice(current["legal_actions"]), "version": current["version"]})
-        else:
-            time.sleep(0.01)
-    raise AssertionError("the match did not end within 60 s")
-
-
 def test_a_host_who_left_cannot_seat_a_bot_in_their_own_seat_and_still_loses(fake_clock_server):
     server = fake_clock_server
     room_id, aki, ben, _ = started(server)
@@ -143,7 +129,7 @@ def test_a_bot_seated_for_a_leaver_keeps_the_match_rated_with_the_leaver_last(fa
     seated = aki.post(f"/api/rooms/{room_id}/bots", {"seat": 1})  # at once, before any clock moves
     assert seated.status_code == 200, seated.text
     assert seated.json()["seats"][1]["bot"]
-    play_out(aki, room_id, seed=3)
+    play_over_rest({0: aki}, room_id, random.Random(3), idle=0.01)
     match = record(server, room_id)
     assert match["status"] == "finished" and match["rated"], match.get("unrated_reason")
     ranks = {s["seat"]: s["rank"] for s in match["seats"]}

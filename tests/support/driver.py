@@ -4,6 +4,7 @@ them, one action at a time, and every message each socket received is kept for l
 from __future__ import annotations
 
 import random
+import time
 
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
@@ -67,8 +68,12 @@ def play_over_sockets(api: Api, room_id: str, sockets: dict[int, Socket], rng: r
     raise AssertionError("match did not end")
 
 
-def play_over_rest(apis: dict[int, Api], room_id: str, rng: random.Random, max_steps: int = 5000) -> list[tuple[int, dict]]:
-    """Play only through REST: GET the view, POST an action. Returns (seat, view message) seen."""
+def play_over_rest(apis: dict[int, Api], room_id: str, rng: random.Random, max_steps: int = 5000,
+                   idle: float = 0.0) -> list[tuple[int, dict]]:
+    """Play to the match's end only through REST: GET each seat's view, POST a random legal action
+    for the first seat that has one. Seats not in ``apis`` (bots, zombie seats) play on their own;
+    ``idle`` seconds pass between polls while none of ``apis`` has a move. Returns every
+    (seat, view message) seen; the last is a view of the end."""
     seen = []
     for _ in range(max_steps):
         views = {seat: api.get(f"/api/rooms/{room_id}/view").json() for seat, api in apis.items()}
@@ -84,6 +89,9 @@ def play_over_rest(apis: dict[int, Api], room_id: str, rng: random.Random, max_s
                 if response.status_code == 409:
                     assert response.json()["error"]["code"] == "stale_version"
                 break
+        else:
+            if idle:
+                time.sleep(idle)
     raise AssertionError("match did not end")
 
 
