@@ -27,6 +27,10 @@ class KeyedLocks:
             if entry[1] == 0:
                 del self._entries[key]
 
+    def keys(self) -> set[Hashable]:
+        """Keys held or waited for now."""
+        return set(self._entries)
+
     def __len__(self) -> int:
         """Keys held or waited for now."""
         return len(self._entries)

@@ -66,6 +66,12 @@ class Hub:
         holder or waiter is done."""
         return self._locks.hold(room_id)
 
+    def rooms_remembered(self) -> set[str]:
+        """Every room this hub keeps anything for: loaded, asked for lately, or with its lock held
+        or waited for (requests for rooms that do not exist must leave none: memory is bounded by
+        real rooms)."""
+        return set(self.rooms) | set(self._used) | {str(key) for key in self._locks.keys()}
+
     async def room(self, room_id: str) -> LiveRoom:
         """The live room for ``room_id`` (``ApiError`` 404 if there is none)."""
         self._used[room_id] = self.clock.now()
