@@ -19,7 +19,7 @@ E = engines.get("synomilia")
 SETTINGS = settings(max_examples=60, deadline=None)
 
 
-def vjson(state, seat):
+def observed_by(state, seat):
     return observed(E, state, seat, 2)
 
 
@@ -54,14 +54,14 @@ def test_other_face_down_cards_do_not_change_what_is_observed(seed, steps, pick)
         hidden = hidden_from(state, viewer)
         if not hidden:
             continue
-        reference = vjson(state, viewer)
+        reference = observed_by(state, viewer)
         for seat in hidden:
             for card in state.available[seat]:
-                assert vjson(with_prediction(state, seat, card), viewer) == reference
+                assert observed_by(with_prediction(state, seat, card), viewer) == reference
         if len(hidden) == 2:  # spectator: both cards at once
             a, b = (pick.choice(state.available[s]) for s in (0, 1))
             other = with_prediction(with_prediction(state, 0, a), 1, b)
-            assert vjson(other, None) == reference
+            assert observed_by(other, None) == reference
 
 
 @SETTINGS
@@ -90,9 +90,9 @@ def test_swap_or_bluff_is_invisible_to_the_opponent_until_reveal(seed, steps, al
             b = E.apply(b, seat, other)
             if a.phase == "reveal" and a.first_revealer == secret:
                 break  # the opponent's card is now public, legitimately
-            assert vjson(a, watcher) == vjson(b, watcher)
+            assert observed_by(a, watcher) == observed_by(b, watcher)
             assert E.legal_actions(a, watcher) == E.legal_actions(b, watcher)
-            assert vjson(a, None) == vjson(b, None)
+            assert observed_by(a, None) == observed_by(b, None)
 
 
 @SETTINGS
@@ -132,6 +132,6 @@ def test_a_change_shows_no_card_in_the_public_log():
     swapped = E.apply(state, turn, {"type": "change", "card": 8})
     bluffed = E.apply(state, turn, {"type": "change", "card": state.predictions[turn]})
     for viewer in (1 - turn, None):
-        assert vjson(swapped, viewer) == vjson(bluffed, viewer)
+        assert observed_by(swapped, viewer) == observed_by(bluffed, viewer)
         plays = E.view(swapped, viewer)["plays"]
         assert plays[-1]["type"] == "change" and "card" not in plays[-1]
