@@ -13,6 +13,7 @@ import weakref
 import pytest
 
 from app.clock import FakeClock
+from app.live.hub import rooms_remembered
 from tests.support.clients import Api, Socket
 from tests.support.driver import play_over_sockets, setup_room
 from tests.support.server import start_in_thread
@@ -55,7 +56,7 @@ def test_joins_of_unknown_rooms_leave_no_lock(idle_server):
         response = player.post(f"/api/rooms/{secrets.token_urlsafe(24)}/join")
         assert response.status_code == 404, response.text
         assert player.get(f"/api/rooms/{secrets.token_urlsafe(24)}").status_code == 404
-    assert hub.rooms_remembered() == set()
+    assert rooms_remembered(hub) == set()
 
 
 def test_rooms_loaded_by_requests_leave_memory_once_idle(idle_server):
@@ -72,7 +73,7 @@ def test_rooms_loaded_by_requests_leave_memory_once_idle(idle_server):
     # Idle rooms go once their time has passed; the one with a socket stays.
     wait_for(lambda: idle_server.clock.advance(IDLE) >= 0 and set(hub.rooms) == {watched}, timeout=10.0,
              what="only the watched room to stay loaded", state=lambda: sorted(hub.rooms))
-    assert hub.rooms_remembered() <= {watched}
+    assert rooms_remembered(hub) <= {watched}
     # A forgotten room is read back on demand, and a join reaches the socket of the kept room.
     assert reader.get(f"/api/rooms/{room_ids[5]}").json()["id"] == room_ids[5]
     assert reader.post(f"/api/rooms/{watched}/join").status_code == 200
