@@ -103,7 +103,7 @@ def check_player_name(session, name: str, player_id: str | None = None) -> str:
     return key
 
 
-# A bot named "Bot <n>" (app/routers/bots.py) reads "ボット<n>" on a Japanese page (static/i18n.js).
+# A bot named "Bot <n>" (app/rooms/bots.py) reads "ボット<n>" on a Japanese page (static/i18n.js).
 _BOT_SHOWN_IN_JAPANESE = re.compile(r"^\s*ボット\s*(\d+)\s*$")
 
 

@@ -90,7 +90,7 @@ def unrated_reason(session: Session, match: Match | store.FinishedMatch,
     if any(seat.get("bot") for seat in match.seats):
         return "a bot played"
     # Abandonments before the bots the host seated: a leaver's seat a bot took over is abandoned
-    # (written with the bot, app/routers/bots.py), so it counts as the leaver's loss, as a zombie
+    # (written with the bot, app/rooms/bots.py), so it counts as the leaver's loss, as a zombie
     # seat does; leaving and then a bot in the seat must never make a lost match unrated.
     if abandoned is None:
         abandoned = abandoned_seats(session, match.id)

@@ -14,6 +14,7 @@ from app.live.connection import Connection
 from app.live.room import LiveRoom
 from app.protocol import client_messages as msg
 from app.rematch.confirm import confirm as confirm_rematch
+from app.rooms.checks import acting_seat
 from app.schemas import json_problem
 
 
@@ -41,15 +42,11 @@ async def _sync(session: SocketSession, message: msg.Sync) -> None:
 
 async def _action(session: SocketSession, message: msg.Action) -> None:
     live, connection = session.live, session.connection
-    seat = live.seat_of(connection.player_id)
-    if seat is None:
-        raise ApiError(403, "not_seated", "spectators cannot act: join a seat first")
-    if live.runner is None:
-        raise ApiError(409, "not_started", "the match has not started yet")
+    seat, runner = acting_seat(live, connection.player_id)
     problem = json_problem(message.action)
     if problem:
         raise ApiError(400, "invalid_action", f"the action cannot be taken: {problem}")
-    new_version = await live.runner.submit(seat, message.action, message.version)
+    new_version = await runner.submit(seat, message.action, message.version)
     if message.id is not None:  # committed: a client that named its action is told so, apart from the views
         connection.send({"type": "ack", "version": new_version, "ref": message.id})
 

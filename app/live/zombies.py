@@ -149,7 +149,7 @@ def record_abandonment(session, match_id: str, player_id: str, seat: int, commit
     """Called in a worker thread when a bot takes the seat of an absent player. Once per match,
     seat and player, however often they leave and come back (a second writer that got there first
     has recorded it). ``commit`` False: written in the caller's transaction (the host seating a bot
-    for a leaver, app/routers/bots.py), where a row a racing writer committed meanwhile is no error."""
+    for a leaver, app/rooms/bots.py), where a row a racing writer committed meanwhile is no error."""
     if not commit:
         insert = (postgresql if session.get_bind().dialect.name == "postgresql" else sqlite).insert
         session.execute(insert(Abandonment).values(match_id=match_id, player_id=player_id, seat=seat, at=utcnow())
