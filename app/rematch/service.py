@@ -15,8 +15,8 @@ from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import store
-from app.errors import ApiError
-from app.models import Room, RoomSeat, utcnow
+from app.errors import ApiError, not_found
+from app.models import Match, Room, RoomSeat, utcnow
 from app.rematch.models import MatchRematch, RematchVote
 
 
@@ -110,6 +110,14 @@ def vote(session_factory: sessionmaker[Session], room_id: str,
         now_seated = [SimpleNamespace(**{**row._mapping, "left": False, "private_data": values["private_data"]})
                       for row, values in zip(seats, reset)]
         return current, Started(store.room_info_of(connection, running, now_seated), match)
+
+
+def match_links(session_factory: sessionmaker[Session], match_id: str) -> dict:
+    """``links`` of a match that exists, else 404 ``not_found``."""
+    with session_factory() as session:
+        if session.get(Match, match_id) is None:
+            raise not_found("match", match_id)
+        return links(session, match_id)
 
 
 def links(session: Session, match_id: str) -> dict:

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from app.db import Database
+from app.endings.next_table import open_next
 from app.errors import ApiError
 from app.limits.tables import address_hash
 from app.live.hub import Hub
@@ -83,6 +84,19 @@ async def remove_bot(hub: Hub, db: Database, room_id: str, player_id: str, seat:
     async with hub.lock(room_id):
         await db.run(bots.unseat_bot, room_id, player_id, seat)
         return (await hub.refresh(room_id)).summary()
+
+
+async def next_table(hub: Hub, db: Database, settings: Settings, room_id: str, player_id: str, game: str | None,
+                     options: dict | None, seats: int | None) -> dict:
+    """A new table with the same people (``open_next``): every socket of the old room learns where
+    the table went; the new room's summary."""
+    live = await hub.room(room_id)
+    online = {connected for connected in live.connection_counts() if connected}
+    async with hub.lock(room_id):
+        new_id = await db.run(open_next, room_id, player_id, online, game, options, seats,
+                              settings.max_open_rooms_per_player)
+        await hub.refresh(room_id)  # every socket of the old room learns where the table went
+    return (await hub.refresh(new_id)).summary()
 
 
 async def view(hub: Hub, room_id: str, player_id: str | None) -> dict:

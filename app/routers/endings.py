@@ -1,7 +1,8 @@
 """Ending a match early and moving on (app/endings): resign, abort, decline and claim are actions
 (``POST /api/rooms/{id}/actions`` or the socket's ``action`` with ``{"platform": ...}``), so they
 share the apply path, the log and the cluster's forwarding; leaving mid-match is ``POST /leave``.
-Here: ``POST /api/rooms/{id}/next``, a new table with the same people."""
+Here: ``POST /api/rooms/{id}/next``, a new table with the same people (app/endings/next_table.py,
+run by app/rooms/service.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from pydantic import BaseModel, Field
 
 import engines
 from app.deps import CurrentPlayer, DbDep, HubDep, SettingsDep
-from app.endings.next_table import open_next
 from app.limits.rest import rate_limit
+from app.rooms import service
 from app.routers.rooms import RATE_LIMITED
 from app.schemas import MAX_SEATS, JsonObject, RoomId
 
@@ -33,10 +34,4 @@ class NextTable(BaseModel):
 async def next_table(room_id: RoomId, player: CurrentPlayer, db: DbDep, hub: HubDep, settings: SettingsDep,
                      body: NextTable | None = Body(default=None)) -> dict:
     body = body or NextTable()
-    live = await hub.room(room_id)
-    online = {player_id for player_id in live.connection_counts() if player_id}
-    async with hub.lock(room_id):
-        new_id = await db.run(open_next, room_id, player.id, online, body.game, body.options, body.seats,
-                              settings.max_open_rooms_per_player)
-        await hub.refresh(room_id)  # every socket of the old room learns where the table went
-    return (await hub.refresh(new_id)).summary()
+    return await service.next_table(hub, db, settings, room_id, player.id, body.game, body.options, body.seats)

@@ -12,8 +12,6 @@ import asyncio
 from fastapi import APIRouter
 
 from app.deps import CurrentPlayer, HubDep
-from app.errors import not_found
-from app.models import Match
 from app.limits.rest import rate_limit
 from app.rematch import service
 from app.rematch.confirm import confirm
@@ -38,9 +36,4 @@ async def confirm_rematch(room_id: RoomId, player: CurrentPlayer, hub: HubDep) -
 @router.get("/api/matches/{match_id}/rematch", summary="The match this one rematched, and its own rematch",
             responses={404: {"description": "`not_found`: no such match"}})
 async def match_links(match_id: MatchId, hub: HubDep) -> dict:
-    def read():
-        with hub.session_factory() as session:
-            if session.get(Match, match_id) is None:
-                raise not_found("match", match_id)
-            return service.links(session, match_id)
-    return await asyncio.to_thread(read)
+    return await asyncio.to_thread(service.match_links, hub.session_factory, match_id)
