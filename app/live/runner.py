@@ -139,11 +139,11 @@ class MatchRunner:
             if version is not None and not self.table_version <= version <= self.version and not request:
                 raise ApiError(409, "stale_version",
                                f"version {version} is stale: the match is at version {self.version}; resync")
-            awaited = self.awaited
-            if seat != SYSTEM and seat not in awaited and not request:
+            if seat != SYSTEM and seat not in self.awaited and not request:
+                # (named as the views show them: the really awaited would say who can call a discard)
                 raise ApiError(409, "not_your_turn",
                                f"{seat_name(seat)} is not awaited now (awaiting "
-                               f"{', '.join(seat_name(s) for s in sorted(awaited) if s >= 0) or 'nobody'})")
+                               f"{', '.join(seat_name(s) for s in sorted(self.shown) if s >= 0) or 'nobody'})")
             if not isinstance(action, dict):
                 raise ApiError(400, "invalid_action", f"an action must be a JSON object, not {type(action).__name__}")
             if platform.is_request(action):

@@ -12,6 +12,7 @@ still deciding.
 from __future__ import annotations
 
 import engines
+from app.errors import seat_name
 from engines.three_magic.data import NEXT_MATCH_DELAY
 from tests.support.clients import Socket
 from tests.support.driver import setup_room, wait_for_version
@@ -77,6 +78,10 @@ def test_the_discarders_view_is_the_same_whichever_seat_answered_or_can_call(fak
         after = _window_fields(closed, turn)
         assert after == _window_fields(spectator.latest_view(version=version + 2), turn)
         assert after == ("calls", [1, 2], untouched[2]), after  # both seats, the window's one deadline
+        # the discarder's refused move names both seats too, not the one still deciding
+        refused = api.post(f"/api/rooms/{room_id}/actions", {"action": PASS, "version": version + 2})
+        assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_your_turn"
+        assert all(seat_name(s) in refused.json()["error"]["message"] for s in others), refused.json()
         start = untouched[2][0][1]  # what the discarder saw, deadlines counted from the window's
         seen[(chooser - turn) % 3].append([(phase, awaited, [(s, t - start) for s, t in deadlines])
                                            for phase, awaited, deadlines in (untouched, after)])
