@@ -24,6 +24,8 @@ from collections.abc import Awaitable, Callable
 
 import uvicorn
 
+from app.observability.middleware import expected_unavailable
+
 log = logging.getLogger("asobiba.lifecycle")
 
 # Requests still served while draining: the probes and the metrics an operator watches the drain with.
@@ -85,6 +87,7 @@ class DrainGate:
             await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": RESTART_CODE, "reason": RESTART_REASON})
             return
+        expected_unavailable(scope)  # a drain's refusal is expected: an info line, not an error
         body = json.dumps({"error": {"code": "shutting_down",
                                      "message": "this server is restarting; retry in a moment"}}).encode()
         await send({"type": "http.response.start", "status": 503, "headers": [

@@ -18,6 +18,15 @@ log = logging.getLogger("asobiba.http")
 _SANE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 # Probes and scrapes come every few seconds: their lines are debug-level.
 QUIET_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+# Set in a request's scope (by ``expected_unavailable``) when its 5xx is the server saying what it
+# should: the readiness probe's 503 "shutting down", a drain's 503 ``shutting_down``. Such a line is
+# info-level; every other 5xx stays an error line.
+EXPECTED_UNAVAILABLE = "asobiba.expected_unavailable"
+
+
+def expected_unavailable(scope) -> None:
+    """Mark this request's 5xx answer as expected (logged at INFO, not ERROR)."""
+    scope[EXPECTED_UNAVAILABLE] = True
 
 
 def _route_of(scope) -> str:
@@ -88,14 +97,16 @@ class ObservabilityMiddleware:
     @staticmethod
     def _record(scope, status: int, started: float, already_logged: bool = False) -> None:
         """One line per request; a 5xx is an error line (once: an unhandled exception's own line
-        already says it)."""
+        already says it), except an expected one (``expected_unavailable``), an info line."""
         seconds = time.perf_counter() - started
         route = _route_of(scope)
         method = scope["method"] if scope["method"] in KNOWN_METHODS else "OTHER"
         metrics.HTTP_REQUESTS.labels(method, route, str(status)).inc()
         metrics.HTTP_LATENCY.labels(route).observe(seconds)
-        if status >= 500 and not already_logged:
+        if status >= 500 and not already_logged and not scope.get(EXPECTED_UNAVAILABLE):
             level = logging.ERROR
+        elif status >= 500:
+            level = logging.INFO
         else:
             level = logging.DEBUG if scope["path"] in QUIET_PATHS and status < 500 else logging.INFO
         params = scope.get("path_params") or {}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from app.observability.middleware import expected_unavailable
 from app.observability.probes import database_problem, redis_problem
 
 router = APIRouter(tags=["operations"])
@@ -25,6 +26,7 @@ async def readyz(request: Request):
     reasons = []
     if state.lifecycle.shutting_down:
         reasons.append("shutting down")
+        expected_unavailable(request.scope)  # the probe doing its job: an info line, not an error
     else:
         problem = await database_problem(state.db_engine)
         if problem:

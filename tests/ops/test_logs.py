@@ -5,6 +5,7 @@ once with its request id, and the client gets a clear 500."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import random
@@ -13,6 +14,7 @@ import httpx
 import pytest
 
 from app.observability.logs import room_ref, scrub
+from app.observability.middleware import ObservabilityMiddleware, expected_unavailable
 from tests.support.clients import Socket
 from tests.support.databases import KINDS, POSTGRES_URL
 from tests.support.driver import drain, play_over_sockets, setup_room, stored_match
@@ -253,3 +255,38 @@ def test_a_postgresql_error_s_detail_is_left_out_of_log_lines(kind):
     assert "Key (id)=(the-room-id)" in said and "the-hand" in said
     for said in texts:
         assert "the-room-id" not in scrub(said) and "the-hand" not in scrub(said), scrub(said)
+
+
+def test_a_drain_s_503s_are_info_lines_and_other_5xx_errors(server, caplog):
+    """During a drain the readiness probe's 503 "shutting down" and the refused requests' 503
+    ``shutting_down`` are the server doing its job: info lines. Any other 5xx is still an error."""
+    lifecycle = server.app.state.lifecycle
+    lifecycle.shutting_down = lifecycle.draining = True
+    try:
+        with caplog.at_level(logging.DEBUG, logger="asobiba.http"):
+            assert httpx.get(f"{server.base_url}/readyz").status_code == 503
+            assert httpx.get(f"{server.base_url}/api/games").status_code == 503
+    finally:
+        lifecycle.shutting_down = lifecycle.draining = False
+    lines = {r.getMessage(): r.levelno for r in caplog.records if r.name == "asobiba.http"}
+    assert lines == {"GET /readyz 503": logging.INFO, "GET /api/games 503": logging.INFO}
+
+
+@pytest.mark.parametrize("expected", [False, True])
+def test_only_an_expected_5xx_is_not_an_error_line(expected, caplog):
+    """The access log's level for a 5xx an app answers: ERROR unless the app marked it expected."""
+    async def answers_503(scope, receive, send):
+        if expected:
+            expected_unavailable(scope)
+        await send({"type": "http.response.start", "status": 503, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def send(message):
+        pass
+
+    scope = {"type": "http", "method": "GET", "path": "/api/games", "headers": []}
+    with caplog.at_level(logging.DEBUG, logger="asobiba.http"):
+        asyncio.run(ObservabilityMiddleware(answers_503)(scope, None, send))
+    [line] = [r for r in caplog.records if r.name == "asobiba.http"]
+    assert line.getMessage() == "GET /api/games 503"
+    assert line.levelno == (logging.INFO if expected else logging.ERROR)
