@@ -10,6 +10,7 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.support.clients import Socket
 from tests.support.driver import setup_room
+from tests.support.server import start_in_thread
 
 
 def next_error(sock: Socket) -> dict:
@@ -117,3 +118,23 @@ def test_a_reconnect_with_a_good_version_still_gets_what_it_missed(server):
     assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
     sock = Socket(server.ws_url, room_id, host.token, version=0)
     assert sock.latest_view()["version"] == 0
+
+
+@pytest.mark.parametrize("ws_protocol", ["websockets-sansio", "websockets"])
+def test_a_frame_over_the_transport_limit_closes_with_1009_too_large(database_url, ws_protocol):
+    """A frame over MAX_FRAME_BYTES is answered ``error`` ``too_large``; one over the transport's
+    limit (4 × MAX_FRAME_BYTES, not even read) closes the socket with 1009 and the reason
+    ``too_large``, whichever WebSocket implementation serves."""
+    server = start_in_thread(database_url, ws_protocol=ws_protocol)
+    try:
+        room_id, _ = setup_room(server.base_url, "synomilia", ["Aki", "Ben"])
+        sock = Socket(server.ws_url, room_id)
+        sock.send(json.dumps({"type": "chat", "text": "x" * 20_000}))
+        assert next_error(sock)["code"] == "too_large"
+        sock.send(json.dumps({"type": "chat", "text": "x" * (4 * 16_384)}))
+        with pytest.raises(ConnectionClosed) as closed:
+            for _ in range(10):
+                sock.recv(timeout=5)
+        assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (1009, "too_large")
+    finally:
+        server.stop()
