@@ -183,6 +183,12 @@ class MatchTimers:
             if (self._unattended_since != since or not runner.unattended or runner.finished
                     or runner.status != "running" or runner.closing):
                 return  # a person came back meanwhile (or the match is over)
+            # Decided here, under the lock, at the append: nobody is here. A person arriving while
+            # it is committed is too late (a commit is not undone), and the reschedule their
+            # arrival makes no longer cancels this task, which finishes its path (its line).
+            task = asyncio.current_task()
+            if task in self._tasks:
+                self._tasks.remove(task)
             try:
                 await runner.platform.record(platform.unattended_end())
             except ApiError as exc:  # not the owner any more, the database is down...: tried again on a reload

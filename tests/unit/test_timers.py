@@ -7,6 +7,7 @@ apply path: appended, committed, then seen."""
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from app.clock import FakeClock
 from app.errors import ApiError
@@ -237,3 +238,34 @@ def test_a_person_coming_back_before_the_wait_ends_keeps_the_match():
         runner.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_person_arriving_while_the_abort_is_written_is_too_late_and_the_abort_finishes(caplog):
+    """The unattended abort is decided under the runner's lock at its append (nobody there then);
+    a person who joins while it is being committed cannot un-commit it: the match ends aborted,
+    and the reschedule their arrival makes does not cut the abort's own path short (its line)."""
+    async def scenario():
+        clock = FakeClock()
+        writer = InMemoryWriter(auto=False)
+        runner = new_runner(writer=writer, clock=clock, options={"turn_seconds": 0})
+        runner.bot_seats, runner.unattended, runner.bot_think_seconds = {0, 1}, True, 0.5
+        await started(runner)
+        clock.advance(UNATTENDED_END_SECONDS)
+        await until(lambda: writer.waiting == 1)  # the abort is being written
+        runner.bot_seats, runner.unattended = {1}, False  # (as the room sets them: Aki joins now)
+        runner.reschedule()
+        await turns()
+        writer.commit_next()
+        await until(lambda: runner.status == "aborted")
+        await turns()
+        (entry,) = writer.entries()
+        assert entry.seat == PLATFORM and entry.outcome is not None and entry.outcome["ending"] == "unattended"
+        assert len(writer.appended) == 1  # no bot move was made for the aborted match
+        clock.advance(60)
+        await turns()
+        assert len(writer.appended) == 1
+        runner.stop()
+
+    with caplog.at_level(logging.INFO, logger="asobiba.runner"):
+        asyncio.run(scenario())
+    assert [r.getMessage() for r in caplog.records].count("unattended match aborted") == 1
