@@ -67,6 +67,7 @@ class PlatformPath:
     def _advance(self, table: platform.Table, ended: bool) -> None:
         runner = self.runner
         runner.table = table
+        runner.timers.follow_proposals()  # a proposal open pauses the clocks, one closed resumes them
         if ended:
             runner.status = table.status
         before = runner.awaited

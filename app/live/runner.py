@@ -213,7 +213,7 @@ class MatchRunner:
 
     @property
     def deadlines(self) -> dict[int, float]:
-        return self.timers.deadlines
+        return self.timers.deadlines if self.timers.pause.since is None else {}  # none while paused
 
     def bot_policy(self, seat: int):
         """The policy of the bot playing ``seat`` (None: the bot plays a random legal move)."""

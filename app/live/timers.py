@@ -63,6 +63,18 @@ def immediate_steps(engine, state, match_id: str) -> list[tuple[int, dict, objec
     return steps
 
 
+async def _submit_quietly(runner: Timed, seat: int, action: dict, version: int) -> None:
+    """Submit an automatic step (a timeout, a delayed step, a bot move); a refusal is logged, never raised."""
+    try:
+        await runner.submit(seat, action, version)
+    except ApiError as exc:
+        if exc.code not in EXPECTED_REFUSALS:
+            log.warning("automatic action for seat %s refused in match %s: %s", seat, runner.match_id,
+                        exc.message)
+    except Exception:
+        log.exception("automatic action failed in match %s", runner.match_id)
+
+
 class Timed(Protocol):
     """What the timers read of their runner (``MatchRunner``)."""
 
@@ -79,6 +91,7 @@ class Timed(Protocol):
     bot_threads: Executor | None
     closing: bool
     corr: Any  # app/correspondence/path.py, or None
+    table: platform.Table  # the open proposals (app/endings): while one is open the clocks pause
 
     lock: asyncio.Lock
     platform: Any  # app/live/platform_path.py: ``record`` logs a platform action (the runner's lock held)
@@ -105,6 +118,7 @@ class MatchTimers:
         self._clock_task: asyncio.Task | None = None
         self._clock_due: float | None = None
         self._unattended_since: float | None = None  # since when no person is at the table
+        self.pause = ProposalPause()
 
     @property
     def runner(self) -> Timed:
@@ -151,7 +165,7 @@ class MatchTimers:
     async def _at(self, when: float, seat: int, action: dict, version: int) -> None:
         runner = self.runner
         await self.clock.sleep_until(when)
-        await self._submit_quietly(runner, seat, action, version)
+        await _submit_quietly(runner, seat, action, version)
 
     async def _bot_move(self, seat: int, version: int, when: float) -> None:
         runner = self.runner
@@ -174,7 +188,7 @@ class MatchTimers:
                           runner.match_id)
             action = rng.choice(legal)
         metrics.bot_thought(runner.engine.id, time.perf_counter() - started)
-        await self._submit_quietly(runner, seat, action, version)
+        await _submit_quietly(runner, seat, action, version)
 
     async def _end_unattended(self, since: float) -> None:
         runner = self.runner
@@ -196,23 +210,12 @@ class MatchTimers:
                 return
         log.info("unattended match aborted", extra={"match_id": runner.match_id, "event": "unattended_ended"})
 
-    @staticmethod
-    async def _submit_quietly(runner: Timed, seat: int, action: dict, version: int) -> None:
-        try:
-            await runner.submit(seat, action, version)
-        except ApiError as exc:
-            if exc.code not in EXPECTED_REFUSALS:
-                log.warning("automatic action for seat %s refused in match %s: %s", seat, runner.match_id,
-                            exc.message)
-        except Exception:
-            log.exception("automatic action failed in match %s", runner.match_id)
-
     # --- clocks --------------------------------------------------------------------------------
 
     def _next_deadline(self, skip: int | None = None) -> float | None:
         """The earliest deadline of a seat whose clock runs now (awaited, not played by a bot)."""
         awaited = self.runner.awaited
-        if SYSTEM in awaited:
+        if SYSTEM in awaited or self.pause.since is not None:
             return None
         return min((when for seat, when in self.deadlines.items()
                     if seat in awaited and seat not in self.runner.bot_seats and seat != skip), default=None)
@@ -242,7 +245,8 @@ class MatchTimers:
         now = self.clock.now()
         awaited = runner.awaited
         due = sorted((deadline, seat) for seat, deadline in self.deadlines.items()
-                     if deadline <= now and seat in awaited and seat not in runner.bot_seats and SYSTEM not in awaited)
+                     if deadline <= now and seat in awaited and seat not in runner.bot_seats and SYSTEM not in awaited
+                     and self.pause.since is None)
         seat = due[0][1] if due else None
         if seat is not None and runner.corr is not None:  # a correspondence deadline: the host's choice
             try:
@@ -252,7 +256,7 @@ class MatchTimers:
         elif seat is not None:
             action = runner.engine.on_timeout(runner.state, seat)
             actor = seat if action in runner.engine.legal_actions(runner.state, seat) else SYSTEM
-            await self._submit_quietly(runner, actor, action, runner.version)
+            await _submit_quietly(runner, actor, action, runner.version)
         if self._clock_task is None and not runner.closing:  # nothing was due, or the timeout was refused:
             self._arm_clock(skip=seat)                        # not tried again
 
@@ -267,7 +271,7 @@ class MatchTimers:
             if fixed is not None:
                 self.deadlines = dict(fixed)
             return
-        now = self.clock.now()
+        now = self.pause.base(self.clock.now())
         deadlines = {}
         for seat in runner.shown:
             if seat < 0:
@@ -290,4 +294,37 @@ class MatchTimers:
             self.deadlines = self.runner.corr.resume(self.runner.awaited)
             return
         self.deadlines = {}
+        self.pause = ProposalPause()
         self.update_deadlines(frozenset(), SYSTEM)
+        self.follow_proposals()
+
+    def follow_proposals(self) -> None:
+        """After the table's proposals changed (a vote, a no, an end; a start or resume), before the
+        version's views are made: ``ProposalPause``. Correspondence deadlines (days per move) do not pause."""
+        if self.runner.corr is None:
+            self.deadlines = self.pause.follow(self.runner.table, self.deadlines, self.clock.now())
+
+
+class ProposalPause:
+    """While an abort or a concession is proposed, no move clock runs (a player answering it is not
+    also losing their move time: docs/decisions/2026-12-07-clocks-during-a-proposal.md); when the
+    last one closes, every deadline moves on by the time it was open. The views show no deadline
+    meanwhile (``MatchRunner.deadlines``)."""
+
+    def __init__(self) -> None:
+        self.since: float | None = None  # when the pause began; None while the clocks run
+
+    def base(self, now: float) -> float:
+        """Where a clock that starts now counts from: while paused, the pause's start (so it gets
+        its whole time once the proposal closes)."""
+        return now if self.since is None else self.since
+
+    def follow(self, table: platform.Table, deadlines: dict[int, float], now: float) -> dict[int, float]:
+        """The deadlines after the table's proposals changed (the same, or moved on at a close)."""
+        proposed = table.ended is None and bool(table.abort_votes or table.resign_votes)
+        if proposed and self.since is None:
+            self.since = now
+        elif not proposed and self.since is not None:
+            shift, self.since = now - self.since, None
+            return {seat: when + shift for seat, when in deadlines.items()}
+        return deadlines

@@ -269,3 +269,34 @@ def test_a_person_arriving_while_the_abort_is_written_is_too_late_and_the_abort_
     with caplog.at_level(logging.INFO, logger="asobiba.runner"):
         asyncio.run(scenario())
     assert [r.getMessage() for r in caplog.records].count("unattended match aborted") == 1
+
+
+def test_answering_a_proposal_does_not_run_the_move_clock():
+    """A seat with a 10 s clock; an abort proposed at t=2 and declined at t=15: no clock ran out,
+    the views showed no deadline while the proposal was open, and afterwards each seat has what it
+    had left (8 s), its clock then running out as before."""
+    async def scenario():
+        clock = FakeClock()
+        writer = InMemoryWriter()
+        runner = new_runner(writer=writer, clock=clock, options={"turn_seconds": 10})
+        await started(runner)
+        start = clock.now()
+        assert runner.deadlines == {0: start + 10, 1: start + 10}
+        clock.advance(2)
+        await runner.submit(0, {"platform": "abort"}, runner.version)
+        assert runner.message(1)["deadlines"] == {}  # paused: nothing counts down
+        clock.advance(13)
+        await turns()
+        assert [entry.seat for entry in writer.entries()] == [PLATFORM]  # no timeout meanwhile
+        await runner.submit(1, {"platform": "decline", "kind": "abort"}, runner.version)
+        assert runner.deadlines == {0: clock.now() + 8, 1: clock.now() + 8}
+        assert runner.message(1)["deadlines"] == {"0": int((clock.now() + 8) * 1000), "1": int((clock.now() + 8) * 1000)}
+        clock.advance(7.9)
+        await turns()
+        assert len(writer.entries()) == 2
+        clock.advance(0.1)
+        await until(lambda: len(writer.entries()) == 3)
+        assert (writer.entries()[2].seat, writer.entries()[2].action) == (SYSTEM, {"type": "timeout", "seat": 0})
+        runner.stop()
+
+    asyncio.run(scenario())
