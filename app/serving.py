@@ -26,7 +26,6 @@ send huge or never-ending request heads and clients that open connections by the
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import json
 import resource
 
@@ -34,6 +33,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from app.limits.addresses import address_key
 from app.live.socket_protocol import uvicorn_ws
 from app.observability.metrics import CONNECTIONS_CUT
 from app.proxy import TrustedProxies
@@ -85,20 +85,6 @@ def per_address_bound(settings: Settings, bound: int) -> int:
     return max(1, min(settings.max_connections_per_address, bound // 2))
 
 
-def address_key(host: str | None) -> str | None:
-    """What one client's connections are counted under: its IPv4 address (an IPv4-mapped IPv6 one
-    unwrapped), or its IPv6 address's /64 (a host is given a whole /64); None for no IP peer."""
-    try:
-        address = ipaddress.ip_address(host or "")
-    except ValueError:
-        return None
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address)
-
-
 def guarded_h11(read_timeout: float, max_connections: int, per_address: int = 0,
                 trusted: str = "") -> type[H11Protocol]:
     proxies = TrustedProxies(trusted)
@@ -140,7 +126,11 @@ def guarded_h11(read_timeout: float, max_connections: int, per_address: int = 0,
 
         def handle_websocket_upgrade(self, event: h11.Request) -> None:
             key, self._address = self._address, None
-            super().handle_websocket_upgrade(event)
+            try:
+                super().handle_websocket_upgrade(event)
+            except BaseException:
+                self._address = key  # (still this connection's: released when it is lost)
+                raise
             protocol = self.transport.get_protocol()
             if key is None:
                 return

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from app.errors import ApiError
 from app.models import Player, Room, RoomSeat
+from app.limits.addresses import address_key
 from app.security import hash_token
 from app.settings import Settings
 
@@ -22,7 +23,9 @@ NOT_FINISHED = ("open", "running")
 
 
 def address_hash(address: str | None) -> str | None:
-    return hash_token(address) if address else None
+    """A host's address as stored with the room: hashed, and counted as the serving layer counts
+    its connections (an IPv6 client by its /64, app/limits/addresses.py)."""
+    return hash_token(address_key(address) or address) if address else None
 
 
 def _serialize(session: Session, *keys: str | None) -> None:

@@ -15,6 +15,17 @@ from app.observability import logs, metrics
 
 log = logging.getLogger("asobiba.http")
 
+# The longest path a log line holds. A request head may be 16 KiB, and every id in a logged path is
+# hashed to its ref (logs.scrub_ids_of) on the event loop: a path of thousands of ids cost ~0.1 s
+# of the loop per line (found by review). A real path is far shorter; the rest is cut and counted.
+MAX_LOGGED_PATH = 512
+
+
+def logged_path(path: str) -> str:
+    if len(path) <= MAX_LOGGED_PATH:
+        return path
+    return f"{path[:MAX_LOGGED_PATH]}…(+{len(path) - MAX_LOGGED_PATH} characters)"
+
 _SANE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 # Probes and scrapes come every few seconds: their lines are debug-level.
 QUIET_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
@@ -84,8 +95,9 @@ class ObservabilityMiddleware:
             try:
                 await self.app(scope, receive, send_with_id)
             except Exception:
-                log.exception("unhandled error answering %s %s", scope["method"], scope["path"],
-                              extra={"method": scope["method"], "path": scope["path"], "route": _route_of(scope)})
+                path = logged_path(scope["path"])
+                log.exception("unhandled error answering %s %s", scope["method"], path,
+                              extra={"method": scope["method"], "path": path, "route": _route_of(scope)})
                 status["logged"] = True
                 if status["sent"]:
                     return  # the response already started: nothing more can be said to this client
@@ -110,8 +122,9 @@ class ObservabilityMiddleware:
         else:
             level = logging.DEBUG if scope["path"] in QUIET_PATHS and status < 500 else logging.INFO
         params = scope.get("path_params") or {}
+        path = logged_path(scope["path"])
         # The path's ids are logged as refs (logs.scrub_ids_of): a room's in room_id too; a
         # match's raw id only where the server itself names the match (the live code's lines).
-        log.log(level, "%s %s %s", scope["method"], scope["path"], status,
-                extra={"method": scope["method"], "path": scope["path"], "route": route, "status": status,
+        log.log(level, "%s %s %s", scope["method"], path, status,
+                extra={"method": scope["method"], "path": path, "route": route, "status": status,
                        "duration_ms": round(seconds * 1000, 1), "room_id": params.get("room_id")})

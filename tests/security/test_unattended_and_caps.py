@@ -145,3 +145,13 @@ def test_bot_seats_are_capped_per_player_and_per_address(database_url):
         assert [s["bot"] for s in httpx.get(f"{server.base_url}/api/rooms/{room_id}").json()["seats"]].count(True) == 20 - cap
     finally:
         server.stop()
+
+
+def test_an_ipv6_host_is_one_address_for_the_caps_whatever_address_of_its_64_it_uses():
+    """A host is given a whole /64: counted by its full addresses, it could rotate through them
+    past the per-address caps (found by review). The caps count it as the connection bound does."""
+    from app.limits.tables import address_hash
+    assert address_hash("2001:db8:1:2::1") == address_hash("2001:db8:1:2:ffff:ffff:ffff:fffe")
+    assert address_hash("2001:db8:1:2::1") != address_hash("2001:db8:1:3::1")
+    assert address_hash("::ffff:192.0.2.7") == address_hash("192.0.2.7") != address_hash("192.0.2.8")
+    assert address_hash(None) is None
