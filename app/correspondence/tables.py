@@ -10,8 +10,10 @@ from datetime import timezone
 
 from sqlalchemy import and_, func, select
 
+import engines
 from app.endings import actions as platform
 from app.models import ChatMessage, ChatRead, Match, MatchAction, Player, Room, RoomSeat
+from engines.protocol import Engine
 
 # The most tables one answer lists (a player who sits at more sees the newest ones).
 MAX_TABLES = 100
@@ -119,6 +121,15 @@ def answer_owed(message: dict, seats: list[dict], seat: int) -> bool:
     return seat in platform.owing(table, present)
 
 
+def _answer_hidden(table: TableRow, awaited: list[int]) -> bool:
+    """The last mover is a seat the table still shows as deciding, in a game whose views show
+    seats awaited that have answered in secret (``Engine.shown_awaiting``: Three Magic's call
+    window, whose answers are secret until it closes): naming it would tell who answered (found by
+    review). In every other game the last mover is public, awaited again or not."""
+    engine = engines.get(table.game)
+    return table.last_move_seat in awaited and type(engine).shown_awaiting is not Engine.shown_awaiting
+
+
 def entry(table: TableRow, awaiting: list[int] | None, deadlines: dict[str, int], now: float,
           owed: bool = False) -> dict:
     """One table as "my tables" lists it. ``awaiting`` and ``deadlines`` (ms) are the live match's
@@ -137,8 +148,8 @@ def entry(table: TableRow, awaiting: list[int] | None, deadlines: dict[str, int]
         "awaiting": [{"seat": s, "name": names.get(s)} for s in awaited],
         "deadline": deadline, "time_left": None if deadline is None else max(0.0, deadline / 1000 - now),
         "last_move_at": None if table.last_move_at is None else int(table.last_move_at * 1000),
-        "last_move_by": None if table.last_move_seat is None else {"seat": table.last_move_seat,
-                                                                     "name": names.get(table.last_move_seat)},
+        "last_move_by": None if table.last_move_seat is None or _answer_hidden(table, awaited)
+        else {"seat": table.last_move_seat, "name": names.get(table.last_move_seat)},
         "unread": table.unread,
         "players": [{"seat": p["seat"], "name": p["name"], "bot": p["bot"],
                      "vacation_until": int(p["vacation_until"] * 1000) if p["vacation_until"] and p["vacation_until"] > now else None}

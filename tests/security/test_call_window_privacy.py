@@ -110,3 +110,16 @@ def test_after_the_minimum_nobody_answers_for_a_seat_with_nothing_to_call():
     assert E.shown_awaiting(closed) == {idle, 2}
     done = E.apply(closed, 2, PASS)
     assert done["phase"] == "insert" and E.shown_awaiting(done) == E.awaiting(done)
+
+
+def test_my_tables_does_not_name_a_seat_that_answered_in_the_window():
+    """"My tables" named the last mover: after a call-window answer (secret until the window
+    closes) the discarder read which seat had answered (found by review). A seat the table still
+    shows as deciding is not named as the last mover."""
+    from app.correspondence.tables import TableRow, entry
+    players = [{"seat": s, "name": n, "bot": False, "vacation_until": None} for s, n in enumerate(["Aki", "Ben", "Cho"])]
+    row = TableRow("r1", "three_magic", "running", "live", "pass", 0, "m1", players, last_move_at=1.0, last_move_seat=1)
+    in_window = entry(row, [1, 2], {"1": 5000, "2": 5000}, now=0.0)
+    assert in_window["last_move_by"] is None and in_window["last_move_at"] == 1000
+    after = entry(row, [2], {"2": 5000}, now=0.0)
+    assert after["last_move_by"] == {"seat": 1, "name": "Ben"}
