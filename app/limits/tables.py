@@ -46,17 +46,33 @@ def check_start(session: Session, room: Room, settings: Settings, address: str |
     if room.pace != "live":
         return
     _serialize(session, room.host_id, address)
-    running = [(Room.host_id == room.host_id, settings.max_running_tables_per_player, "you already run")]
+    _check_running(session, room.id, room.host_id, address, settings)
+    _check_bots(session, room.host_id, address, settings, adding=0)
+
+
+def check_restart(session: Session, room_id: str, host_id: str, pace: str, host_address_hash: str | None,
+                  settings: Settings, bots: int) -> None:
+    """Before a finished room plays again (a rematch: its ``bots`` seats no longer count, its room
+    being finished): the same caps as at Start, for its host and the address it was started from.
+    (Without it a host finished tables of strong bots one by one, then voted a rematch in each.)"""
+    if pace != "live":
+        return
+    _serialize(session, host_id, host_address_hash)
+    _check_running(session, room_id, host_id, host_address_hash, settings)
+    _check_bots(session, host_id, host_address_hash, settings, adding=bots)
+
+
+def _check_running(session: Session, room_id: str, host_id: str, address: str | None, settings: Settings) -> None:
+    running = [(Room.host_id == host_id, settings.max_running_tables_per_player, "you already run")]
     if address:
         running.append((Room.host_address_hash == address, settings.max_running_tables_per_address,
                         "your address already runs"))
     for where, cap, who in running:
         count = session.scalar(select(func.count()).select_from(Room)
-                               .where(where, Room.status == "running", Room.pace == "live", Room.id != room.id)) or 0
+                               .where(where, Room.status == "running", Room.pace == "live", Room.id != room_id)) or 0
         if count >= cap:
             raise ApiError(409, "too_many_tables", f"{who} {count} live tables (at most {cap}): "
                                                    "finish or abort one first")
-    _check_bots(session, room.host_id, address, settings, adding=0)
 
 
 def check_bot_seat(session: Session, room: Room, settings: Settings, address: str | None) -> None:

@@ -12,7 +12,7 @@ from app.rematch.service import RematchState
 async def confirm(hub, room_id: str, player_id: str) -> RematchState:
     """``player_id``'s yes; raises ``ApiError`` (nothing changed) like ``service.vote``."""
     live = await hub.room(room_id)  # loaded before the vote, so the new match gets the only runner
-    current, started = await hub.write(service.vote, room_id, player_id)
+    current, started = await hub.write(service.vote, room_id, player_id, hub.settings)
     if started is not None:
         await hub.attach_match(room_id, started.match.id, started)
     live.push_to({"type": "rematch", **current.as_dict()})

@@ -16,8 +16,10 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app import store
 from app.errors import ApiError, not_found
+from app.limits.tables import check_restart
 from app.models import Match, Room, RoomSeat, utcnow
 from app.rematch.models import MatchRematch, RematchVote
+from app.settings import Settings
 
 
 @dataclass
@@ -70,8 +72,8 @@ _RESET_SEAT = (update(RoomSeat.__table__)
 _LINK = insert(MatchRematch.__table__)
 
 
-def vote(session_factory: sessionmaker[Session], room_id: str,
-         player_id: str) -> tuple[RematchState, Started | None]:
+def vote(session_factory: sessionmaker[Session], room_id: str, player_id: str,
+         settings: Settings | None = None) -> tuple[RematchState, Started | None]:
     """Record ``player_id``'s confirmation; returns the new state and, if this vote completed the
     set, the new match. Refused (nothing changed) unless the caller sits in a finished room."""
     with session_factory() as session, session.begin():
@@ -102,6 +104,9 @@ def vote(session_factory: sessionmaker[Session], room_id: str,
                   "private_data": {"bot_level": row.private_data["bot_level"]}
                   if row.is_bot and "bot_level" in (row.private_data or {}) else {}}
                  for row in seats]
+        if settings is not None:  # the caps on one host's running tables and bots, as at Start
+            check_restart(session, room_id, room.host_id, room.pace, room.host_address_hash, settings,
+                          bots=sum(1 for row in seats if row.is_bot))
         connection.execute(_RESET_SEAT, reset)
         match, running = store.begin_match(session, room, seats)
         connection.execute(_LINK, {"match_id": room.match_id, "rematch_id": match.id, "created_at": utcnow()})

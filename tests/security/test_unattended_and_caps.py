@@ -17,7 +17,7 @@ from app.live.timers import UNATTENDED_END_SECONDS
 from tests.platform.test_zombie_seats import bots_waiting, view
 from tests.support.clients import Api, Socket
 from tests.support.server import start_in_thread
-from tests.support.waiting import wait_until_equal
+from tests.support.waiting import wait_for, wait_until_equal
 
 
 def strong_bots_table(base_url: str, host: Api, seats: int = 8, **room) -> str:
@@ -155,3 +155,26 @@ def test_an_ipv6_host_is_one_address_for_the_caps_whatever_address_of_its_64_it_
     assert address_hash("2001:db8:1:2::1") != address_hash("2001:db8:1:3::1")
     assert address_hash("::ffff:192.0.2.7") == address_hash("192.0.2.7") != address_hash("192.0.2.8")
     assert address_hash(None) is None
+
+
+def test_a_rematch_is_held_to_the_caps_on_running_tables(fake_clock_server):
+    """A host at the cap could finish a table of bots, start another, then vote a rematch in the
+    first (its bots say yes at once): the rematch started past the cap (found by review)."""
+    server = fake_clock_server
+    cap = server.app.state.settings.max_running_tables_per_player
+    host = Api.new_player(server.base_url, "Aki")
+    rooms = []
+    for _ in range(cap):
+        room_id = strong_bots_table(server.base_url, host, seats=2, game="synomilia", options={})
+        assert host.post(f"/api/rooms/{room_id}/start").status_code == 200
+        rooms.append(room_id)
+    first = rooms[0]
+    version = host.get(f"/api/rooms/{first}/view").json()["version"]
+    resigned = host.post(f"/api/rooms/{first}/actions", {"action": {"platform": "resign"}, "version": version})
+    assert resigned.status_code == 200, resigned.text
+    wait_for(lambda: httpx.get(f"{server.base_url}/api/rooms/{first}").json()["status"] == "finished")
+    another = strong_bots_table(server.base_url, host, seats=2, game="synomilia", options={})
+    assert host.post(f"/api/rooms/{another}/start").status_code == 200  # at the cap again
+    answer = host.post(f"/api/rooms/{first}/rematch")
+    assert refused(answer, "too_many_tables"), answer.text
+    assert httpx.get(f"{server.base_url}/api/rooms/{first}").json()["status"] == "finished"
